@@ -1,0 +1,64 @@
+//===- DispatchInfo.h - What a GEMM dispatch computes -----------*- C++ -*-===//
+//
+// Attribute names shared by the passes, and a small summary of a dispatch's
+// GEMM (shape, element types, operand layouts) that the scheduler, the
+// reports and the signature key are built from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_ANALYSIS_DISPATCHINFO_H
+#define VIBEGEMM_ANALYSIS_DISPATCHINFO_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+#include <string>
+
+namespace mlir::vibegemm {
+
+/// Unit attribute on dispatch functions.
+inline constexpr llvm::StringLiteral kDispatchAttr = "vibegemm.dispatch";
+/// Stable key of a dispatch: problem, dtypes, fusion and an IR hash.
+inline constexpr llvm::StringLiteral kSignatureAttr = "vibegemm.signature";
+/// Names of the ops fused into a dispatch, in order.
+inline constexpr llvm::StringLiteral kFusionAttr = "vibegemm.fusion";
+/// Role of an op inside a dispatch: init, root, epilogue or softmax.
+inline constexpr llvm::StringLiteral kRoleAttr = "vibegemm.role";
+/// Symbol of the named sequence that schedules a dispatch.
+inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
+/// Name of the module holding the transform scripts.
+inline constexpr llvm::StringLiteral kSchedulesModuleName =
+    "__vibegemm_schedules";
+
+/// The GEMM at the heart of a dispatch.
+struct GemmProblem {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  Type lhsType, rhsType, accType, resultType;
+  bool transposeA = false, transposeB = false;
+  /// Number of fused consumers (elementwise and softmax).
+  int epilogueOps = 0;
+  bool hasSoftmax = false;
+
+  double flops() const { return 2.0 * batch * m * n * k; }
+  /// Element-type summary such as "bf16xbf16->f32".
+  std::string dtypeString() const;
+};
+
+/// True for the ops dispatch formation treats as GEMM roots.
+bool isGemmRoot(linalg::LinalgOp op);
+
+/// The op tagged `vibegemm.role = "root"` inside a dispatch, if any.
+linalg::LinalgOp getDispatchRoot(func::FuncOp dispatch);
+
+/// Reads the GEMM problem from a dispatch function.
+FailureOr<GemmProblem> getGemmProblem(func::FuncOp dispatch);
+
+/// Computes the stable signature key of a dispatch function.
+std::string computeSignature(func::FuncOp dispatch);
+
+/// Short name of an element type ("f32", "bf16", ...).
+std::string typeName(Type type);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_ANALYSIS_DISPATCHINFO_H

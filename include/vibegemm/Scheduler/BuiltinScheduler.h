@@ -1,0 +1,54 @@
+//===- BuiltinScheduler.h - The scheduler that needs no LLM -----*- C++ -*-===//
+//
+// Picks tile sizes for a GEMM dispatch from its shape and the target table
+// and writes them out as a transform-dialect script. The scheduler speaks
+// only in scripts: it never rewrites IR itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_SCHEDULER_BUILTINSCHEDULER_H
+#define VIBEGEMM_SCHEDULER_BUILTINSCHEDULER_H
+
+#include "vibegemm/Target/TargetInfo.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
+
+#include <string>
+
+namespace mlir::vibegemm {
+
+/// The tunable choices of the built-in SIMT schedule. Each becomes a
+/// `transform.tune.knob` in the script.
+struct SimtTiling {
+  int64_t blockM = 64, blockN = 64, blockK = 16;
+  int64_t threadM = 4, threadN = 4;
+
+  int64_t threadsPerBlock() const {
+    return (blockM / threadM) * (blockN / threadN);
+  }
+  /// Shared memory for one stage of A and B tiles.
+  int64_t sharedBytes(int64_t elementBytes) const {
+    return (blockM + blockN) * blockK * elementBytes;
+  }
+};
+
+/// Chooses a tiling for `problem` on `target`.
+SimtTiling chooseSimtTiling(const mlir::vibegemm::GemmProblem &problem,
+                            const TargetInfo &target);
+
+/// Writes the script for `dispatch` as `transform.named_sequence
+/// @<sequenceName>(%func)`; the sequence expects the dispatch function as
+/// its argument and leaves it holding `gpu.launch` ops on memrefs.
+mlir::FailureOr<std::string>
+writeSimtSchedule(mlir::func::FuncOp dispatch,
+                  const mlir::vibegemm::GemmProblem &problem,
+                  const SimtTiling &tiling, llvm::StringRef sequenceName);
+
+/// Wraps a dispatch's named sequence into a file that replays it with
+/// `--transform-interpreter` on a module holding the dispatch function.
+std::string wrapForReplay(llvm::StringRef sequenceText,
+                          llvm::StringRef sequenceName,
+                          llvm::StringRef dispatchName);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_SCHEDULER_BUILTINSCHEDULER_H

@@ -1,0 +1,36 @@
+//===- LaunchPlan.h - Launch plan v1 from lowered IR ------------*- C++ -*-===//
+//
+// Reads the buffers, kernels, grid and block sizes and kernel arguments of a
+// lowered function and writes them as launch plan v1 JSON, which any
+// harness (C++, CuPy, cuda-python) can run without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_TARGET_LAUNCHPLAN_H
+#define VIBEGEMM_TARGET_LAUNCHPLAN_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+#include <functional>
+
+namespace mlir::vibegemm {
+
+/// Maps a kernel module (gpu.binary) name to the PTX file name a plan uses.
+using PtxFileNamer = std::function<std::string(llvm::StringRef moduleName)>;
+
+/// Builds the plan of a lowered function: a dispatch, or a host function
+/// whose calls to dispatches are inlined into one launch sequence (the
+/// tensors passed between dispatches become `temp` buffers). Fails with a
+/// diagnostic on IR a plan cannot express.
+mlir::FailureOr<llvm::json::Object>
+buildLaunchPlan(mlir::func::FuncOp func, llvm::StringRef target,
+                const PtxFileNamer &ptxFileFor);
+
+/// Name used for an element type in plans ("f32", "bf16", ...).
+std::string planDtype(mlir::Type type);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_TARGET_LAUNCHPLAN_H

@@ -1,0 +1,152 @@
+//===- Passes.td - vibegemm pass definitions ---------------*- tablegen -*-===//
+//
+// The vibegemm pipeline, one pass per stage: form dispatches, schedule,
+// apply, lower to PTX, and the user-facing `llm-schedule` that chains them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_TRANSFORMS_PASSES
+#define VIBEGEMM_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def VibeGemmApplySchedulesPass
+    : Pass<"vibegemm-apply-schedules", "::mlir::ModuleOp"> {
+  let summary = "Apply each dispatch's transform script with the interpreter";
+  let description = [{
+    For every function marked `vibegemm.dispatch`, looks up the named sequence
+    `vibegemm.schedule` refers to inside the `@__vibegemm_schedules` module and
+    applies it with the transform interpreter, using the dispatch function as
+    the payload root. The schedules module is erased afterwards unless
+    `keep-schedules` is set. A dispatch without a schedule is an error.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::affine::AffineDialect", "::mlir::vector::VectorDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"keepSchedules", "keep-schedules", "bool", /*default=*/"false",
+           "Keep the @__vibegemm_schedules module after applying it">,
+  ];
+}
+
+def VibeGemmBuiltinSchedulePass
+    : Pass<"vibegemm-builtin-schedule", "::mlir::ModuleOp"> {
+  let summary = "Write a SIMT transform script for every dispatch";
+  let description = [{
+    The built-in scheduler. For every `vibegemm.dispatch` function that has no
+    `vibegemm.schedule` yet, it picks block, K and thread tile sizes from the
+    problem shape and the target table, writes a transform script
+    (`transform.named_sequence @<dispatch>`) whose tunable choices are
+    `transform.tune.knob`s, and places it in the `@__vibegemm_schedules`
+    module. The script tiles the GEMM (or its fused epilogue) to blocks, pads
+    ragged tiles, tiles K, stages operand tiles in shared memory, tiles to
+    threads with a register tile, bufferizes and maps to the GPU.
+  }];
+  let dependentDialects = ["::mlir::transform::TransformDialect"];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture the schedule is written for (sm_80, sm_90)">,
+  ];
+}
+
+def VibeGemmFormDispatchesPass
+    : Pass<"vibegemm-form-dispatches", "::mlir::ModuleOp"> {
+  let summary = "Outline each GEMM and its fusable epilogue into a dispatch";
+  let description = [{
+    Finds GEMM roots (`linalg.matmul`, `linalg.batch_matmul`, and contraction
+    `linalg.generic`s), pulls in the `linalg.fill` that initialises the
+    accumulator and, when `fuse-epilogues` is set, the chain of elementwise
+    `linalg.generic` and `linalg.softmax` consumers that only the GEMM feeds.
+    Each group becomes a `func.func` marked `vibegemm.dispatch`, carrying a
+    stable `vibegemm.signature` key and the fusion decision
+    (`vibegemm.fusion`, and a `vibegemm.role` on every op), and the original
+    code calls it.
+
+    Refused with an error at the offending op: dynamic shapes, f64 and other
+    unsupported element types, convolutions, absurd sizes, and modules with
+    no GEMM.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let options = [
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Fuse elementwise and softmax consumers into the GEMM dispatch">,
+    Option<"maxDim", "max-dim", "int64_t", /*default=*/"16777216",
+           "Largest extent accepted for any tensor dimension">,
+    Option<"maxTensorBytes", "max-tensor-bytes", "int64_t",
+           /*default=*/"68719476736",
+           "Largest size in bytes accepted for any single tensor">,
+  ];
+}
+
+def VibeGemmLowerToPTXPass : Pass<"vibegemm-lower-to-ptx", "::mlir::ModuleOp"> {
+  let summary = "Bufferize, outline kernels and lower them to PTX";
+  let description = [{
+    Runs after the schedules were applied. Bufferizes the host code with
+    out-parameters for dispatch results, outlines every `gpu.launch` into a
+    kernel, merges the kernels of one dispatch into one `gpu.module`, lowers
+    the device code to NVVM and serialises it into a `gpu.binary` holding PTX
+    (`format=isa`). Kernels use the bare-pointer calling convention so a
+    runtime passes one device pointer per buffer.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::vector::VectorDialect",
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture to emit PTX for (sm_80, sm_90, sm_90a)">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "LLVM optimisation level for device code">,
+  ];
+}
+
+def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
+  let summary = "Schedule and compile every GEMM dispatch to PTX";
+  let description = [{
+    The user entry point. Forms dispatches, asks the scheduler for a transform
+    script per dispatch (an LLM at `endpoint` when one is configured, the
+    built-in scheduler otherwise), applies the winning scripts, lowers to
+    PTX, checks every kernel with `ptxas`, and writes the artifacts:
+    `<dispatch>.ptx`, `<dispatch>.schedule.mlir`, `<dispatch>.plan.json`,
+    `<function>.plan.json` for functions with several dispatches, and
+    `report.json`.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::affine::AffineDialect", "::mlir::vector::VectorDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::arith::ArithDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::math::MathDialect", "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"endpoint", "endpoint", "std::string", /*default=*/"\"\"",
+           "OpenAI-compatible base URL (or $VIBEGEMM_LLM_ENDPOINT)">,
+    Option<"model", "model", "std::string", /*default=*/"\"\"",
+           "Model name (or $VIBEGEMM_LLM_MODEL)">,
+    Option<"rounds", "rounds", "unsigned", /*default=*/"3",
+           "LLM rounds per dispatch">,
+    Option<"candidates", "candidates", "unsigned", /*default=*/"4",
+           "Candidates per round">,
+    Option<"measure", "measure", "std::string", /*default=*/"\"auto\"",
+           "auto|on|off: measure candidates on a GPU">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture (sm_80, sm_90)">,
+    Option<"artifactsDir", "artifacts-dir", "std::string", /*default=*/"\"\"",
+           "Directory for PTX, schedules, launch plans and report.json">,
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database path (or $VIBEGEMM_DB)">,
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
+           "ptxas to check kernels with (default: CUDA's, then PATH)">,
+  ];
+}
+
+#endif // VIBEGEMM_TRANSFORMS_PASSES

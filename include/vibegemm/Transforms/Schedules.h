@@ -1,0 +1,38 @@
+//===- Schedules.h - Attach and apply dispatch schedules --------*- C++ -*-===//
+//
+// Schedules live as named sequences in a `@__vibegemm_schedules` module next
+// to the payload; a dispatch names its schedule with `vibegemm.schedule`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_TRANSFORMS_SCHEDULES_H
+#define VIBEGEMM_TRANSFORMS_SCHEDULES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::vibegemm {
+
+/// The schedules module of `module`, created when `create` is set.
+ModuleOp getSchedulesModule(ModuleOp module, bool create);
+
+/// Parses `sequenceText` (one `transform.named_sequence`) and attaches it to
+/// `dispatch`, replacing any previous schedule. Parse errors are reported
+/// through the context's diagnostics.
+LogicalResult attachSchedule(func::FuncOp dispatch, StringRef sequenceText);
+
+/// Applies the schedule attached to `dispatch` with the transform
+/// interpreter, with the dispatch function as the payload.
+LogicalResult applySchedule(func::FuncOp dispatch, ModuleOp schedules);
+
+/// The text of the named sequence attached to `dispatch`, or "".
+std::string printSchedule(func::FuncOp dispatch, ModuleOp schedules);
+
+/// The dispatch functions of `module`, in order.
+SmallVector<func::FuncOp> getDispatches(ModuleOp module);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_TRANSFORMS_SCHEDULES_H

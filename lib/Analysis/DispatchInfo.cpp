@@ -1,0 +1,111 @@
+//===- DispatchInfo.cpp - What a GEMM dispatch computes -------------------===//
+//
+// Reads a dispatch's GEMM problem and computes its signature key.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Analysis/DispatchInfo.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AsmState.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+std::string vibegemm::typeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+std::string GemmProblem::dtypeString() const {
+  return typeName(lhsType) + "x" + typeName(rhsType) + "->" +
+         typeName(accType);
+}
+
+bool vibegemm::isGemmRoot(linalg::LinalgOp op) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return true;
+  return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() == 1 &&
+         linalg::isaContractionOpInterface(op);
+}
+
+linalg::LinalgOp vibegemm::getDispatchRoot(func::FuncOp dispatch) {
+  linalg::LinalgOp root;
+  dispatch.walk([&](linalg::LinalgOp op) {
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
+    if (role && role.getValue() == "root")
+      root = op;
+  });
+  return root;
+}
+
+FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
+  linalg::LinalgOp root = getDispatchRoot(dispatch);
+  if (!root)
+    return dispatch.emitError("dispatch has no op marked vibegemm.role = "
+                              "\"root\"");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(root);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return root->emitError("GEMM root must have one M, N and K dimension "
+                           "and at most one batch dimension");
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  GemmProblem p;
+  p.m = ranges[dims->m[0]];
+  p.n = ranges[dims->n[0]];
+  p.k = ranges[dims->k[0]];
+  if (!dims->batch.empty())
+    p.batch = ranges[dims->batch[0]];
+  p.lhsType = getElementTypeOrSelf(root.getDpsInputs()[0].getType());
+  p.rhsType = getElementTypeOrSelf(root.getDpsInputs()[1].getType());
+  p.accType = getElementTypeOrSelf(root.getDpsInits()[0].getType());
+  p.resultType =
+      getElementTypeOrSelf(dispatch.getFunctionType().getResult(0));
+  // Operand layout: transposed when K is not the innermost dim of A, or when
+  // K is the innermost dim of B (B stored [N, K]).
+  AffineMap mapA = root.getIndexingMapsArray()[0];
+  AffineMap mapB = root.getIndexingMapsArray()[1];
+  p.transposeA = mapA.getDimPosition(mapA.getNumResults() - 1) != dims->k[0];
+  p.transposeB = mapB.getDimPosition(mapB.getNumResults() - 1) == dims->k[0];
+  dispatch.walk([&](Operation *op) {
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
+    if (!role)
+      return;
+    if (role.getValue().starts_with("epilogue") ||
+        role.getValue() == "softmax")
+      ++p.epilogueOps;
+    if (role.getValue() == "softmax")
+      p.hasSoftmax = true;
+  });
+  return p;
+}
+
+std::string vibegemm::computeSignature(func::FuncOp dispatch) {
+  FailureOr<GemmProblem> p = getGemmProblem(dispatch);
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  if (succeeded(p)) {
+    os << (p->batch > 1 ? "bmm" : "mm");
+    if (p->batch > 1)
+      os << p->batch << "x";
+    os << p->m << "x" << p->n << "x" << p->k << "_" << typeName(p->lhsType)
+       << "_" << typeName(p->accType) << "_" << (p->transposeA ? "T" : "N")
+       << (p->transposeB ? "T" : "N") << "_e" << p->epilogueOps;
+  }
+  // The hash covers the body in generic form, independent of names and
+  // locations, so identical dispatches in different models share a key.
+  OwningOpRef<func::FuncOp> copy = cast<func::FuncOp>(dispatch->clone());
+  copy->setSymName("dispatch");
+  (*copy)->removeAttr(kSignatureAttr);
+  std::string text;
+  llvm::raw_string_ostream body(text);
+  copy->print(body, OpPrintingFlags().printGenericOpForm());
+  os << "_" << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return key;
+}

@@ -1,0 +1,214 @@
+//===- LaunchPlan.cpp - Launch plan v1 from lowered IR --------------------===//
+//
+// Walks a lowered function in program order: allocations become scratch or
+// temp buffers, gpu.launch_func ops become launches, calls to dispatches
+// are followed with their arguments renamed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Target/LaunchPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+
+std::string vibegemm::planDtype(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(64) || type.isIndex())
+    return "i64";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(8))
+    return "i8";
+  return "unknown";
+}
+
+namespace {
+
+class PlanBuilder {
+public:
+  PlanBuilder(StringRef target, const PtxFileNamer &namer)
+      : target(target), ptxFileFor(namer) {}
+
+  FailureOr<llvm::json::Object> build(func::FuncOp func) {
+    auto numInputsAttr =
+        func->getAttrOfType<IntegerAttr>("vibegemm.num_inputs");
+    int64_t numInputs =
+        numInputsAttr ? numInputsAttr.getInt() : func.getNumArguments();
+    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type)
+        return func.emitError("launch plans take memref arguments only");
+      bool isInput = static_cast<int64_t>(i) < numInputs;
+      std::string name = isInput ? "arg" + std::to_string(i)
+                                 : "res" + std::to_string(i - numInputs);
+      llvm::json::Object buffer = shapedBuffer(name, type);
+      buffer["kind"] = isInput ? "input" : "output";
+      buffer[isInput ? "arg_index" : "result_index"] =
+          isInput ? static_cast<int64_t>(i) : static_cast<int64_t>(i) -
+                                                  numInputs;
+      buffers.push_back(std::move(buffer));
+      names[arg] = name;
+    }
+    if (failed(walk(func, /*isHost=*/true)))
+      return failure();
+    llvm::json::Object plan{{"version", 1},
+                            {"function", func.getSymName().str()},
+                            {"target", target.str()},
+                            {"buffers", std::move(buffers)},
+                            {"launches", std::move(launches)}};
+    if (func->hasAttr("vibegemm.dispatch"))
+      plan["dispatch"] = func.getSymName().str();
+    return plan;
+  }
+
+private:
+  static llvm::json::Object shapedBuffer(StringRef name, MemRefType type) {
+    return llvm::json::Object{
+        {"name", name.str()},
+        {"shape", llvm::json::Array(type.getShape())},
+        {"dtype", planDtype(type.getElementType())}};
+  }
+
+  LogicalResult walk(func::FuncOp func, bool isTop) {
+    for (Operation &op : func.getBody().getOps()) {
+      if (isa<func::ReturnOp, arith::ConstantOp, memref::DeallocOp>(op))
+        continue;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (failed(addAllocation(alloc, func->hasAttr("vibegemm.dispatch"))))
+          return failure();
+        continue;
+      }
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+        if (failed(addLaunch(launch)))
+          return failure();
+        continue;
+      }
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (!callee || callee.isExternal())
+          return call.emitError("launch plan cannot follow this call");
+        for (auto [operand, arg] :
+             llvm::zip(call.getOperands(), callee.getArguments())) {
+          auto it = names.find(operand);
+          if (it == names.end())
+            return call.emitError("call operand is not a known buffer");
+          names[arg] = it->second;
+        }
+        if (failed(walk(callee, /*isTop=*/false)))
+          return failure();
+        continue;
+      }
+      return op.emitError("a launch plan cannot express '")
+             << op.getName() << "' in host code";
+    }
+    (void)isTop;
+    return success();
+  }
+
+  LogicalResult addAllocation(memref::AllocOp alloc, bool inDispatch) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape())
+      return alloc.emitError("launch plans need static allocations");
+    std::string name;
+    llvm::json::Object buffer;
+    if (inDispatch) {
+      name = "ws" + std::to_string(numScratch++);
+      int64_t bits = type.getElementTypeBitWidth();
+      buffer = llvm::json::Object{
+          {"name", name},
+          {"kind", "scratch"},
+          {"bytes", type.getNumElements() * std::max<int64_t>(1, bits / 8)},
+          {"zero_init", false}};
+    } else {
+      name = "t" + std::to_string(numTemps++);
+      buffer = shapedBuffer(name, type);
+      buffer["kind"] = "temp";
+    }
+    buffers.push_back(std::move(buffer));
+    names[alloc.getResult()] = name;
+    return success();
+  }
+
+  LogicalResult addLaunch(gpu::LaunchFuncOp launch) {
+    auto constant = [&](Value v, int64_t &out) {
+      APInt value;
+      if (!matchPattern(v, m_ConstantInt(&value)))
+        return false;
+      out = value.getSExtValue();
+      return true;
+    };
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    int64_t g[3], b[3];
+    if (!constant(grid.x, g[0]) || !constant(grid.y, g[1]) ||
+        !constant(grid.z, g[2]) || !constant(block.x, b[0]) ||
+        !constant(block.y, b[1]) || !constant(block.z, b[2]))
+      return launch.emitError("launch plans need constant grid and block "
+                              "sizes");
+    int64_t shared = 0;
+    if (Value dyn = launch.getDynamicSharedMemorySize())
+      if (!constant(dyn, shared))
+        return launch.emitError("dynamic shared memory size must be "
+                                "constant");
+    llvm::json::Array args;
+    for (Value operand : launch.getKernelOperands()) {
+      if (isa<MemRefType>(operand.getType())) {
+        auto it = names.find(operand);
+        if (it == names.end())
+          return launch.emitError("kernel operand is not a whole buffer "
+                                  "(a view?); launch plans pass buffers");
+        args.push_back(llvm::json::Object{{"buffer", it->second}});
+        continue;
+      }
+      Attribute attr;
+      if (!matchPattern(operand, m_Constant(&attr)))
+        return launch.emitError("scalar kernel operand is not a constant");
+      if (auto i = dyn_cast<IntegerAttr>(attr)) {
+        bool is32 = i.getType().isInteger(32);
+        args.push_back(llvm::json::Object{{is32 ? "i32" : "i64", i.getInt()}});
+      } else if (auto f = dyn_cast<FloatAttr>(attr)) {
+        args.push_back(
+            llvm::json::Object{{"f32", f.getValue().convertToDouble()}});
+      } else {
+        return launch.emitError("unsupported scalar kernel operand");
+      }
+    }
+    launches.push_back(llvm::json::Object{
+        {"ptx", ptxFileFor(launch.getKernelModuleName().getValue())},
+        {"kernel", launch.getKernelName().str()},
+        {"grid", llvm::json::Array{g[0], g[1], g[2]}},
+        {"block", llvm::json::Array{b[0], b[1], b[2]}},
+        {"shared_bytes", shared},
+        {"args", std::move(args)}});
+    return success();
+  }
+
+  StringRef target;
+  const PtxFileNamer &ptxFileFor;
+  llvm::DenseMap<Value, std::string> names;
+  llvm::json::Array buffers, launches;
+  int numScratch = 0, numTemps = 0;
+};
+
+} // namespace
+
+FailureOr<llvm::json::Object>
+vibegemm::buildLaunchPlan(func::FuncOp func, StringRef target,
+                          const PtxFileNamer &ptxFileFor) {
+  return PlanBuilder(target, ptxFileFor).build(func);
+}

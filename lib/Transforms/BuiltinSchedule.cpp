@@ -1,0 +1,57 @@
+//===- BuiltinSchedule.cpp - Attach built-in schedules to dispatches ------===//
+//
+// Asks the built-in scheduler for a script for every dispatch that has none
+// and attaches it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Scheduler/BuiltinScheduler.h"
+#include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Schedules.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMBUILTINSCHEDULEPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+class BuiltinSchedulePass
+    : public vibegemm::impl::VibeGemmBuiltinSchedulePassBase<
+          BuiltinSchedulePass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const vibegemm::TargetInfo *info = vibegemm::lookupTarget(target);
+    if (!info) {
+      module.emitError("unknown target '")
+          << target << "'; known: " << vibegemm::knownTargets();
+      return signalPassFailure();
+    }
+    SmallVector<func::FuncOp> dispatches = getDispatches(module);
+    if (dispatches.empty()) {
+      module.emitError("no dispatches to schedule; run "
+                       "--vibegemm-form-dispatches first");
+      return signalPassFailure();
+    }
+    for (func::FuncOp dispatch : dispatches) {
+      if (dispatch->hasAttr(kScheduleAttr))
+        continue;
+      FailureOr<GemmProblem> problem = getGemmProblem(dispatch);
+      if (failed(problem))
+        return signalPassFailure();
+      vibegemm::SimtTiling tiling =
+          vibegemm::chooseSimtTiling(*problem, *info);
+      FailureOr<std::string> script = vibegemm::writeSimtSchedule(
+          dispatch, *problem, tiling, dispatch.getSymName());
+      if (failed(script) || failed(attachSchedule(dispatch, *script)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,253 @@
+//===- FormDispatches.cpp - Outline GEMM dispatches -----------------------===//
+//
+// Groups each GEMM root with the fill that initialises it and the chain of
+// elementwise / softmax consumers it feeds, outlines the group into its own
+// `func.func` marked `vibegemm.dispatch`, and refuses inputs vibegemm cannot
+// compile yet with a located diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMFORMDISPATCHESPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+/// Ops that may stay in host code around dispatch calls.
+bool isHostOp(Operation *op) {
+  return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp,
+             arith::ConstantOp>(op);
+}
+
+/// An elementwise consumer that can run in the GEMM's epilogue.
+bool isFusableEpilogue(Operation *op, int64_t gemmRank) {
+  if (isa<linalg::SoftmaxOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumLoops() != gemmRank)
+    return false;
+  for (AffineMap map : generic.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return false;
+  return generic.getIndexingMapsArray().back().isIdentity();
+}
+
+class FormDispatchesPass
+    : public vibegemm::impl::VibeGemmFormDispatchesPassBase<
+          FormDispatchesPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func->hasAttr(kDispatchAttr) && !func.isExternal())
+        funcs.push_back(func);
+
+    bool anyGemm = llvm::any_of(module.getOps<func::FuncOp>(), [](auto f) {
+      return f->hasAttr(kDispatchAttr);
+    });
+    for (func::FuncOp func : funcs) {
+      if (failed(checkSupported(func)))
+        return signalPassFailure();
+      FailureOr<int> formed = formDispatches(func);
+      if (failed(formed))
+        return signalPassFailure();
+      anyGemm |= *formed > 0;
+    }
+    if (!anyGemm) {
+      module.emitError("no GEMM found: vibegemm compiles linalg.matmul, "
+                       "linalg.batch_matmul and contraction linalg.generic "
+                       "ops on static-shaped tensors");
+      return signalPassFailure();
+    }
+  }
+
+private:
+  /// Refuses what later stages cannot handle, at the offending op.
+  LogicalResult checkSupported(func::FuncOp func) {
+    auto checkType = [&](Type type, Location loc) -> LogicalResult {
+      auto shaped = dyn_cast<ShapedType>(type);
+      Type elt = shaped ? shaped.getElementType() : type;
+      if (elt.isF64())
+        return emitError(loc, "f64 is not supported; vibegemm compiles f32, "
+                              "f16 and bf16 (f32 accumulation)");
+      if (!shaped)
+        return success();
+      if (!shaped.hasStaticShape())
+        return emitError(loc, "dynamic shapes are not supported yet: ")
+               << type;
+      int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+      for (int64_t dim : shaped.getShape()) {
+        if (dim > maxDim)
+          return emitError(loc, "dimension of size ")
+                 << dim << " exceeds the supported maximum of " << maxDim;
+        bytes *= dim;
+        if (bytes > maxTensorBytes)
+          return emitError(loc, "tensor ")
+                 << type << " is larger than " << maxTensorBytes << " bytes";
+      }
+      return success();
+    };
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (failed(checkType(type, func.getArgument(i).getLoc())))
+        return failure();
+    WalkResult result = func.walk([&](Operation *op) {
+      if (isa<linalg::ConvolutionOpInterface>(op) ||
+          op->getName().getStringRef().starts_with("linalg.conv") ||
+          op->getName().getStringRef().starts_with("linalg.depthwise_conv")) {
+        op->emitError("convolutions are not supported; vibegemm compiles "
+                      "GEMMs and their epilogues");
+        return WalkResult::interrupt();
+      }
+      for (Type type : op->getResultTypes())
+        if (failed(checkType(type, op->getLoc())))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// Outlines every GEMM group of `func`; returns how many were formed.
+  FailureOr<int> formDispatches(func::FuncOp func) {
+    SmallVector<linalg::LinalgOp> roots;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isGemmRoot(op))
+        roots.push_back(op);
+    });
+
+    int index = 0;
+    for (linalg::LinalgOp root : roots) {
+      SmallVector<Operation *> group = collectGroup(root);
+      outline(func, group, root, index++);
+    }
+
+    // Whatever linalg is left has no kernel to run in.
+    WalkResult leftover = func.walk([&](Operation *op) {
+      if (op == func || isHostOp(op))
+        return WalkResult::advance();
+      op->emitError("op is not part of any GEMM dispatch and vibegemm cannot "
+                    "compile it on its own yet");
+      return WalkResult::interrupt();
+    });
+    if (leftover.wasInterrupted())
+      return failure();
+    return index;
+  }
+
+  /// The root, its accumulator fill, and the fusable consumer chain.
+  SmallVector<Operation *> collectGroup(linalg::LinalgOp root) {
+    SmallVector<Operation *> group;
+    Value init = root.getDpsInits()[0];
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      if (fill->hasOneUse()) {
+        fill->setAttr(kRoleAttr, StringAttr::get(fill.getContext(), "init"));
+        group.push_back(fill);
+      }
+    root->setAttr(kRoleAttr, StringAttr::get(root.getContext(), "root"));
+    group.push_back(root);
+    if (!fuseEpilogues)
+      return group;
+
+    int64_t rank = cast<ShapedType>(init.getType()).getRank();
+    Value current = root->getResult(0);
+    int epilogueIndex = 0;
+    while (current.hasOneUse()) {
+      Operation *user = *current.getUsers().begin();
+      if (!isFusableEpilogue(user, rank))
+        break;
+      // Roles are indexed so a script can address each consumer.
+      std::string role =
+          isa<linalg::SoftmaxOp>(user)
+              ? std::string("softmax")
+              : ("epilogue" + Twine(epilogueIndex++)).str();
+      user->setAttr(kRoleAttr, StringAttr::get(user->getContext(), role));
+      group.push_back(user);
+      current = user->getResult(0);
+    }
+    return group;
+  }
+
+  void outline(func::FuncOp func, ArrayRef<Operation *> group,
+               linalg::LinalgOp root, int index) {
+    MLIRContext *ctx = func.getContext();
+    llvm::SmallPtrSet<Operation *, 8> inGroup(group.begin(), group.end());
+
+    // Values the group reads from outside; constants and empties are cloned.
+    llvm::SetVector<Value> inputs;
+    llvm::SetVector<Operation *> cloned;
+    for (Operation *op : group)
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && inGroup.contains(def))
+          continue;
+        if (def && isa<arith::ConstantOp, tensor::EmptyOp>(def))
+          cloned.insert(def);
+        else
+          inputs.insert(operand);
+      }
+
+    Operation *last = group.back();
+    // Dispatches go to the end of the module, in the order they were formed.
+    auto builder = OpBuilder::atBlockEnd(
+        func->getParentOfType<ModuleOp>().getBody());
+    std::string name = (func.getSymName() + "_d" + Twine(index)).str();
+    auto fnType = builder.getFunctionType(
+        llvm::map_to_vector(inputs, [](Value v) { return v.getType(); }),
+        last->getResultTypes());
+    auto dispatch = func::FuncOp::create(builder, root.getLoc(), name, fnType);
+    dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
+    dispatch->setAttr(kFusionAttr,
+                      builder.getStrArrayAttr(llvm::map_to_vector(
+                          group, [](Operation *op) -> StringRef {
+                            return op->getName().getStringRef();
+                          })));
+
+    Block *body = dispatch.addEntryBlock();
+    IRMapping mapping;
+    for (auto [value, arg] : llvm::zip(inputs, body->getArguments()))
+      mapping.map(value, arg);
+    OpBuilder bodyBuilder = OpBuilder::atBlockEnd(body);
+    for (Operation *op : cloned)
+      bodyBuilder.clone(*op, mapping);
+    for (Operation *op : group)
+      bodyBuilder.clone(*op, mapping);
+    func::ReturnOp::create(bodyBuilder, last->getLoc(),
+                           llvm::map_to_vector(last->getResults(), [&](Value v) {
+                             return mapping.lookup(v);
+                           }));
+    dispatch->setAttr(kSignatureAttr,
+                      StringAttr::get(ctx, computeSignature(dispatch)));
+
+    builder.setInsertionPointAfter(last);
+    auto call = func::CallOp::create(builder, last->getLoc(), dispatch,
+                                     inputs.getArrayRef());
+    last->replaceAllUsesWith(call.getResults());
+    for (Operation *op : llvm::reverse(group))
+      op->erase();
+    for (Operation *op : cloned)
+      if (op->use_empty())
+        op->erase();
+  }
+};
+
+} // namespace

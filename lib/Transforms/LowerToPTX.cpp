@@ -1,0 +1,141 @@
+//===- LowerToPTX.cpp - Bufferize, outline and serialise kernels ----------===//
+//
+// Takes scheduled IR (dispatches hold gpu.launch ops) to host code with
+// gpu.launch_func and one gpu.binary of PTX per dispatch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Target/TargetInfo.h"
+#include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Schedules.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMLOWERTOPTXPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+/// Host-side bufferization and kernel outlining.
+constexpr llvm::StringLiteral kOutlinePipeline =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs=true},"
+    "canonicalize,cse,"
+    "func.func(gpu-launch-sink-index-computations),"
+    "gpu-kernel-outlining";
+
+/// Device-side lowering to NVVM and serialisation to PTX.
+std::string devicePipeline(const vibegemm::TargetInfo &target,
+                           unsigned optLevel) {
+  return llvm::formatv(
+      "nvvm-attach-target{{chip={0} features={1} O={2}},"
+      "gpu.module(convert-linalg-to-loops,expand-strided-metadata,"
+      "lower-affine,convert-scf-to-cf,"
+      "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=true},"
+      "canonicalize,cse,reconcile-unrealized-casts),"
+      "gpu-module-to-binary{{format=isa}",
+      target.chip, target.features, optLevel);
+}
+
+/// Moves the kernels of each dispatch into one gpu.module named
+/// `<dispatch>_kernels`, so a dispatch ships as one PTX file.
+LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
+  SymbolTable symbols(module);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    SmallVector<gpu::LaunchFuncOp> launches;
+    func.walk([&](gpu::LaunchFuncOp op) { launches.push_back(op); });
+    if (launches.empty())
+      continue;
+    OpBuilder builder(func);
+    builder.setInsertionPointAfter(func);
+    std::string name = (func.getSymName() + "_kernels").str();
+    auto merged = gpu::GPUModuleOp::create(builder, func.getLoc(), name);
+    symbols.insert(merged);
+    OpBuilder inner = OpBuilder::atBlockBegin(merged.getBody());
+    for (auto [i, launch] : llvm::enumerate(launches)) {
+      auto oldModule =
+          symbols.lookup<gpu::GPUModuleOp>(launch.getKernelModuleName());
+      if (!oldModule)
+        return launch.emitError("kernel module not found");
+      auto kernel = oldModule.lookupSymbol<gpu::GPUFuncOp>(
+          launch.getKernelName());
+      std::string kernelName =
+          (func.getSymName() + "_kernel_" + Twine(i)).str();
+      kernel.setName(kernelName);
+      kernel->moveBefore(merged.getBody(), std::prev(merged.getBody()->end()));
+      launch.setKernelAttr(SymbolRefAttr::get(
+          builder.getStringAttr(name),
+          {FlatSymbolRefAttr::get(builder.getContext(), kernelName)}));
+      if (oldModule.getBody()->getOperations().size() <= 1)
+        oldModule.erase();
+    }
+  }
+  return success();
+}
+
+class LowerToPTXPass
+    : public vibegemm::impl::VibeGemmLowerToPTXPassBase<LowerToPTXPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const vibegemm::TargetInfo *info = vibegemm::lookupTarget(target);
+    if (!info) {
+      module.emitError("unknown target '")
+          << target << "'; known: " << vibegemm::knownTargets();
+      return signalPassFailure();
+    }
+    if (getSchedulesModule(module, /*create=*/false)) {
+      module.emitError("schedules were not applied yet; run "
+                       "--vibegemm-apply-schedules first");
+      return signalPassFailure();
+    }
+    // Launch plans map arguments back to inputs and results by position.
+    for (auto func : module.getOps<func::FuncOp>())
+      func->setAttr("vibegemm.num_inputs",
+                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                     func.getNumArguments()));
+
+    if (failed(runTextPipeline(module, kOutlinePipeline)))
+      return signalPassFailure();
+    WalkResult leftover = module.walk([](func::FuncOp func) {
+      bool hostLinalg = false;
+      func.walk([&](Operation *op) {
+        if (op->getDialect() &&
+            op->getDialect()->getNamespace() == "linalg" &&
+            !op->getParentOfType<gpu::GPUModuleOp>())
+          hostLinalg = true;
+      });
+      if (!hostLinalg)
+        return WalkResult::advance();
+      func.emitError("the schedule left work outside any gpu.launch; every "
+                     "linalg op of a dispatch must be mapped to the GPU");
+      return WalkResult::interrupt();
+    });
+    if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
+        failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
+      return signalPassFailure();
+  }
+
+private:
+  LogicalResult runTextPipeline(ModuleOp module, StringRef text) {
+    OpPassManager pm(ModuleOp::getOperationName());
+    if (failed(parsePassPipeline(text, pm)))
+      return module.emitError("internal pipeline does not parse: ") << text;
+    return runPipeline(pm, module);
+  }
+};
+
+} // namespace

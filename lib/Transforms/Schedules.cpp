@@ -1,0 +1,104 @@
+//===- Schedules.cpp - Attach and apply dispatch schedules ----------------===//
+//
+// Parsing schedule text into the schedules module and running it with the
+// transform interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Transforms/Schedules.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+ModuleOp vibegemm::getSchedulesModule(ModuleOp module, bool create) {
+  for (auto nested : module.getOps<ModuleOp>())
+    if (nested.getSymName() == kSchedulesModuleName)
+      return nested;
+  if (!create)
+    return nullptr;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto schedules = ModuleOp::create(builder, module.getLoc(),
+                                    StringRef(kSchedulesModuleName));
+  schedules->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                     builder.getUnitAttr());
+  return schedules;
+}
+
+LogicalResult vibegemm::attachSchedule(func::FuncOp dispatch,
+                                       StringRef sequenceText) {
+  MLIRContext *ctx = dispatch.getContext();
+  std::string wrapped =
+      ("module attributes {transform.with_named_sequence} {\n" + sequenceText +
+       "\n}\n")
+          .str();
+  ParserConfig config(ctx);
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceString<ModuleOp>(wrapped, config, "schedule");
+  if (!parsed)
+    return failure();
+  auto sequences = llvm::to_vector(
+      parsed->getOps<transform::NamedSequenceOp>());
+  if (sequences.size() != 1)
+    return dispatch.emitError("a schedule must hold exactly one "
+                              "transform.named_sequence, found ")
+           << sequences.size();
+  transform::NamedSequenceOp sequence = sequences.front();
+  sequence.setSymName(dispatch.getSymName());
+
+  ModuleOp schedules = getSchedulesModule(
+      dispatch->getParentOfType<ModuleOp>(), /*create=*/true);
+  SymbolTable table(schedules);
+  if (Operation *old = table.lookup(dispatch.getSymName()))
+    old->erase();
+  sequence->moveBefore(schedules.getBody(), schedules.getBody()->end());
+  dispatch->setAttr(kScheduleAttr,
+                    FlatSymbolRefAttr::get(ctx, dispatch.getSymName()));
+  return success();
+}
+
+LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
+                                      ModuleOp schedules) {
+  auto ref = dispatch->getAttrOfType<FlatSymbolRefAttr>(kScheduleAttr);
+  if (!ref)
+    return dispatch.emitError("dispatch has no schedule; run "
+                              "--vibegemm-builtin-schedule or llm-schedule "
+                              "first");
+  auto sequence = schedules ? SymbolTable::lookupNearestSymbolFrom<
+                                  transform::NamedSequenceOp>(schedules, ref)
+                            : nullptr;
+  if (!sequence)
+    return dispatch.emitError("schedule ") << ref << " not found";
+  transform::TransformOptions options;
+  options.enableExpensiveChecks(false);
+  return transform::applyTransformNamedSequence(dispatch, sequence, schedules,
+                                                options);
+}
+
+std::string vibegemm::printSchedule(func::FuncOp dispatch,
+                                    ModuleOp schedules) {
+  auto ref = dispatch->getAttrOfType<FlatSymbolRefAttr>(kScheduleAttr);
+  if (!ref || !schedules)
+    return "";
+  Operation *sequence = SymbolTable::lookupSymbolIn(schedules, ref);
+  if (!sequence)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  sequence->print(os);
+  return text;
+}
+
+SmallVector<func::FuncOp> vibegemm::getDispatches(ModuleOp module) {
+  SmallVector<func::FuncOp> dispatches;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func->hasAttr(kDispatchAttr))
+      dispatches.push_back(func);
+  return dispatches;
+}

@@ -1,0 +1,18 @@
+//===- vibegemm-opt.cpp - The vibegemm driver -----------------------------===//
+//
+// Registers vibegemm's dialects and passes and hands over to MlirOptMain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Registration/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::vibegemm::registerDialects(registry);
+  mlir::vibegemm::registerPasses();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "vibegemm: GEMM dispatches to sm_90 PTX\n", registry));
+}
