@@ -166,7 +166,7 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
   os << "  transform.apply_patterns to %func {\n"
         "    transform.apply_patterns.canonicalization\n"
         "  } : !transform.any_op\n";
-  os << "  %buffers = transform.bufferization.one_shot_bufferize %func : "
+  os << "  %buffers = transform.bufferization.one_shot_bufferize %func {memcpy_op = \"linalg.copy\"} : "
         "(!transform.any_op) -> !transform.any_op\n";
   os << "  %launch = transform.gpu.map_forall_to_blocks %buffers "
         "generate_gpu_launch : (!transform.any_op) -> !transform.any_op\n";

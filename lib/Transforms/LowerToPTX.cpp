@@ -11,6 +11,7 @@
 #include "vibegemm/Transforms/Schedules.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -30,7 +31,7 @@ namespace {
 constexpr llvm::StringLiteral kOutlinePipeline =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true},"
+    "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
     "canonicalize,cse,"
     "func.func(gpu-launch-sink-index-computations),"
     "gpu-kernel-outlining";
@@ -84,6 +85,33 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
   return success();
 }
 
+/// Out-params receive results through a final `memref.copy` from a local
+/// allocation when the result came from a callee. Writing straight into the
+/// out-param instead saves the copy and leaves host code a launch plan can
+/// express. Only out-params nothing else touches qualify.
+void forwardCopiesIntoOutParams(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto numInputs = func->getAttrOfType<IntegerAttr>("vibegemm.num_inputs");
+    if (!numInputs || func.isExternal())
+      continue;
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      auto out = dyn_cast<BlockArgument>(copy.getTarget());
+      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+      if (!out || out.getOwner() != &func.getBody().front() ||
+          static_cast<int64_t>(out.getArgNumber()) < numInputs.getInt() ||
+          !out.hasOneUse() || !alloc ||
+          alloc->getBlock() != copy->getBlock() ||
+          alloc.getType() != out.getType())
+        continue;
+      copy.erase();
+      alloc.getResult().replaceAllUsesWith(out);
+      alloc.erase();
+    }
+  }
+}
+
 class LowerToPTXPass
     : public vibegemm::impl::VibeGemmLowerToPTXPassBase<LowerToPTXPass> {
 public:
@@ -124,6 +152,7 @@ public:
                      "linalg op of a dispatch must be mapped to the GPU");
       return WalkResult::interrupt();
     });
+    forwardCopiesIntoOutParams(module);
     if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
         failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
       return signalPassFailure();
