@@ -98,6 +98,10 @@ import time
 import traceback
 
 TOOL = "vibegemm_run_plan"
+# Exceptions from a faulted or hung run are kept here until os._exit():
+# freeing their tracebacks would free the runner, whose module unloads
+# block on a hung kernel and complain on a faulted context.
+_KEEP_ALIVE = []
 
 # --------------------------------------------------------------------------
 # dtypes, limits
@@ -134,6 +138,9 @@ MAX_THREADS = 1024
 F32_MAX = 3.4028234663852886e38
 GUARD_PATTERN = 0xA5
 POISON_BYTE = 0xFF
+CUDA_SUCCESS = 0
+CUDA_ERROR_NOT_READY = 600  # cudaErrorNotReady
+PTXAS_MAX_LINES = 25
 
 STATUS_EXIT = {
     "ok": 0, "unchecked": 0, "wrong-result": 1, "guard-damaged": 1,
@@ -1011,9 +1018,12 @@ def _ptxas_diagnose(path, arch):
                            capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"could not run {exe}: {e}"
-    out = (r.stdout + r.stderr).strip()
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    if len(lines) > PTXAS_MAX_LINES:
+        more = len(lines) - PTXAS_MAX_LINES
+        lines = lines[:PTXAS_MAX_LINES] + [f"... {more} more lines"]
     return (f"ptxas -arch={arch} (exit {r.returncode}): "
-            f"{out or 'no messages'}")
+            + ("\n".join(lines) or "no messages"))
 
 
 class GpuRunner:
@@ -1231,7 +1241,11 @@ class GpuRunner:
                            stream=self.stream)
 
     def sync(self, what, timeout=None):
-        """Wait for the stream with a deadline; map CUDA errors to faults."""
+        """Wait for the stream with a deadline; map CUDA errors to faults.
+
+        Polls cudaEventQuery, whose status CuPy returns without raising
+        (``Event.done`` is False on an error too, so it cannot be used).
+        """
         timeout = self.timeout if timeout is None else timeout
         cp = self.cp
         try:
@@ -1239,7 +1253,13 @@ class GpuRunner:
             ev.record(self.stream)
             deadline = time.monotonic() + timeout
             delay = 1e-5
-            while not ev.done:
+            while True:
+                status = cp.cuda.runtime.eventQuery(ev.ptr)
+                if status == CUDA_SUCCESS:
+                    break
+                if status != CUDA_ERROR_NOT_READY:
+                    ev.synchronize()  # raises with the runtime's message
+                    raise KernelFault(f"{what}: CUDA error {status}")
                 if time.monotonic() > deadline:
                     raise KernelTimeout(f"{what}: not finished after "
                                         f"{timeout:g} s (hang or deadlock?)")
@@ -1297,11 +1317,13 @@ class GpuRunner:
 def time_on_stream(runner, fn, warmup, iters, use_spin, what):
     """Median/mean/min/max ms of ``fn`` over ``iters`` event-timed runs."""
     cp = runner.cp
-    t0 = time.perf_counter()
+    host = []
     for _ in range(warmup):
+        t0 = time.perf_counter()
         fn()
-    host_per_run = ((time.perf_counter() - t0) / warmup if warmup
-                    else 50e-6)
+        host.append(time.perf_counter() - t0)
+    # Host cost of one enqueue; the first call may include one-time setup.
+    host_per_run = statistics.median(host[1:] or host or [50e-6])
     runner.sync(f"{what} warm-up")
     if iters <= 0:
         return None
@@ -1846,18 +1868,21 @@ def main(argv=None):
     try:
         status = gpu_run(plan, ref, args, result)
     except KernelFault as e:
+        _KEEP_ALIVE.append(e)
         status, exit_fast = "fault", True
         result["message"] = str(e)
         print(f"{TOOL}: CUDA fault: {e}", file=sys.stderr)
     except KernelTimeout as e:
+        _KEEP_ALIVE.append(e)
         status, exit_fast = "timeout", True
         result["message"] = str(e)
         print(f"{TOOL}: timeout: {e}", file=sys.stderr)
     except Exception as e:
-        status = "error"
+        _KEEP_ALIVE.append(e)
+        status, exit_fast = "error", True
         cp = sys.modules.get("cupy")
         if cp is not None and isinstance(e, cuda_error_types(cp)):
-            status, exit_fast = "fault", True
+            status = "fault"
         result["message"] = f"{type(e).__name__}: {e}"
         traceback.print_exc()
     result["status"] = status

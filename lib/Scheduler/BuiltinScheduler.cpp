@@ -17,11 +17,69 @@ using namespace mlir;
 using namespace mlir::vibegemm;
 
 
+namespace {
+
+/// The per-thread tile `map_copy_to_threads` gives a rows x cols copy split
+/// over `threads` threads moving `vec` elements each, if it divides evenly.
+std::optional<std::pair<int64_t, int64_t>>
+perThreadCopy(int64_t rows, int64_t cols, int64_t threads, int64_t vec) {
+  if (cols % vec)
+    return std::nullopt;
+  int64_t inner = cols / vec;
+  if (inner > threads || threads % inner)
+    return std::nullopt;
+  int64_t outer = threads / inner;
+  if (rows < outer || rows % outer)
+    return std::nullopt;
+  return std::make_pair(rows / outer, vec);
+}
+
+/// Fills in the staged-path fields of `t`, or says why it cannot be used.
+void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
+  auto fail = [&](StringRef why) {
+    t.staged = false;
+    t.fallbackReason = why.str();
+  };
+  if (p.batch > 1)
+    return fail("batched GEMMs use the direct schedule for now");
+  if (p.hasSoftmax || p.epilogueOps > 1)
+    return fail("only a single elementwise epilogue is staged for now");
+  if (p.m % t.blockM || p.n % t.blockN)
+    return fail("block tiles do not divide M and N");
+  int64_t bits = p.lhsType.getIntOrFloatBitWidth();
+  if (bits != static_cast<int64_t>(p.rhsType.getIntOrFloatBitWidth()))
+    return fail("mixed operand widths");
+  // Four elements per copy keeps every K-tile width a multiple of the copy.
+  int64_t vec = 4;
+  int64_t threads = t.threadsPerBlock();
+  for (int64_t bk : {8, 16, 32}) {
+    if (p.k % bk)
+      continue;
+    auto a = p.transposeA ? perThreadCopy(bk, t.blockM, threads, vec)
+                          : perThreadCopy(t.blockM, bk, threads, vec);
+    auto b = p.transposeB ? perThreadCopy(t.blockN, bk, threads, vec)
+                          : perThreadCopy(bk, t.blockN, threads, vec);
+    if (!a || !b)
+      continue;
+    t.blockK = bk;
+    t.copyBits = vec * bits;
+    t.copyA[0] = a->first;
+    t.copyA[1] = a->second;
+    t.copyB[0] = b->first;
+    t.copyB[1] = b->second;
+    t.staged = true;
+    return;
+  }
+  fail("no K tile splits the shared-memory copies evenly over the threads");
+}
+
+} // namespace
+
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
                                       const TargetInfo &target) {
   SimtTiling t;
   // Large problems get 128x128 block tiles with 8x8 register tiles (256
-  // threads); smaller ones shrink the tile until the grid fills the chip.
+  // threads); smaller ones 64x64 with 4x4 so the grid still fills the chip.
   int64_t blocks128 = problem.batch * llvm::divideCeil(problem.m, 128) *
                       llvm::divideCeil(problem.n, 128);
   if (blocks128 >= target.smCount) {
@@ -33,11 +91,12 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
     t.threadM = t.threadN = 4;
     t.blockK = 16;
   }
-  // Skinny M (decode-like) shapes waste a 64-row tile.
+  // Skinny (decode-like) shapes waste a tall tile.
   while (t.blockM > t.threadM && t.blockM / 2 >= problem.m)
     t.blockM /= 2;
   while (t.blockN > t.threadN && t.blockN / 2 >= problem.n)
     t.blockN /= 2;
+  tryStagedPath(problem, t);
   return t;
 }
 
@@ -66,6 +125,128 @@ DispatchOps collectRoles(func::FuncOp dispatch) {
   return ops;
 }
 
+/// The staged SIMT schedule. `{KEY}` placeholders are filled by
+/// writeStagedSchedule; lines starting with `E|` are kept only when the
+/// dispatch has an epilogue, `N|` only when it has none.
+constexpr llvm::StringLiteral kStagedTemplate = R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
+  // {COMMENT}
+  // Staged SIMT schedule: block tiles over M and N, a K loop whose A and B
+  // tiles are copied cooperatively into shared memory, a {TM}x{TN} register
+  // tile per thread, and an accumulator that stays in registers.
+  %block_m = transform.tune.knob<"block_m"> = {BM} : i64 from options = [32, 64, 128, 256] -> !transform.param<i64>
+  %block_n = transform.tune.knob<"block_n"> = {BN} : i64 from options = [32, 64, 128, 256] -> !transform.param<i64>
+  %block_k = transform.tune.knob<"block_k"> = {BK} : i64 from options = [8, 16, 32] -> !transform.param<i64>
+  %thread_m = transform.tune.knob<"thread_m"> = {TM} : i64 from options = [2, 4, 8] -> !transform.param<i64>
+  %thread_n = transform.tune.knob<"thread_n"> = {TN} : i64 from options = [2, 4, 8] -> !transform.param<i64>
+  %root = transform.structured.match attributes{vibegemm.role = "root"} in %func : (!transform.any_op) -> !transform.any_op
+  %init = transform.structured.match attributes{vibegemm.role = "init"} in %func : (!transform.any_op) -> !transform.any_op
+E|  %epi = transform.structured.match attributes{vibegemm.role = "epilogue0"} in %func : (!transform.any_op) -> !transform.any_op
+  // 1. Block tiles; the fill (and the GEMM under an epilogue) are fused in.
+N|  %tmm, %blk = transform.structured.tile_using_forall %root tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+N|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+E|  %tepi, %blk = transform.structured.tile_using_forall %epi tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+E|  %tmm, %blk1 = transform.structured.fuse_into_containing_op %root into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+E|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk1 : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+  // 2. The K loop.
+  %kmm, %kloop = transform.structured.tile_using_for %tmm tile_sizes [0, 0, %block_k] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+  // 3. A and B K-tiles become explicit copies, split over all threads.
+  %padded, %pad, %copy_back = transform.structured.pad %kmm {padding_values = [0.0 : {TA}, 0.0 : {TB}, 0.0 : {TACC}], padding_dimensions = [0, 1, 2], nofold_flags = [1, 1, 0], copy_back_op = "none"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  %pad_forall, %pad_tiles = transform.structured.gpu.map_copy_to_threads %pad total_num_threads = {NT} desired_bit_alignment = {COPYBITS} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+  transform.foreach %pad_forall : !transform.any_op {
+  ^bb0(%copy: !transform.any_op):
+    %if = transform.structured.match ops{["scf.if"]} in %copy : (!transform.any_op) -> !transform.any_op
+    transform.scf.take_assumed_branch %if take_else_branch : (!transform.any_op) -> ()
+  }
+  // 4. Register tiles per thread.
+  %thmm, %thr = transform.structured.tile_using_forall %padded tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+  %thfill, %thr2 = transform.structured.tile_using_forall %bfill tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+E|  %thepi, %thr3 = transform.structured.tile_using_forall %tepi tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+  transform.apply_patterns to %func {
+    transform.apply_patterns.canonicalization
+    transform.apply_patterns.linalg.tiling_canonicalization
+  } {apply_cse} : !transform.any_op
+  // Vector sizes of the copies are each thread's share of the A and B tiles.
+  %copy_a, %copy_b = transform.split_handle %pad_tiles : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+  transform.structured.vectorize %copy_a vector_sizes [{COPYA}] : !transform.any_op
+  transform.structured.vectorize %copy_b vector_sizes [{COPYB}] : !transform.any_op
+  transform.structured.vectorize %thmm : !transform.any_op
+  transform.structured.vectorize %thfill : !transform.any_op
+E|  transform.structured.vectorize %thepi : !transform.any_op
+  // 5. The staged tiles live in shared memory (address space 3).
+  %smem, %smem_ops = transform.structured.bufferize_to_allocation %pad_forall {memory_space = 3, bufferize_destination_only, alloc_op = "memref.alloca"} : !transform.any_op
+  transform.apply_patterns to %func {
+    transform.apply_patterns.canonicalization
+    transform.apply_patterns.vector.lower_masked_transfers
+  } {apply_cse} : !transform.any_op
+  // 6. Bufferize the dispatch (its boundary is bufferized with the module).
+  transform.bufferization.eliminate_empty_tensors %func : !transform.any_op
+  transform.apply_dce to %func : !transform.any_op
+  transform.apply_cse to %func : !transform.any_op
+  %bf = transform.bufferization.one_shot_bufferize %func {memcpy_op = "linalg.copy"} : (!transform.any_op) -> !transform.any_op
+  transform.apply_patterns to %bf {
+    transform.apply_patterns.canonicalization
+  } {apply_cse} : !transform.any_op
+  %copies = transform.structured.match ops{["linalg.copy"]} in %bf : (!transform.any_op) -> !transform.any_op
+  transform.structured.vectorize %copies : !transform.any_op
+  %allocas = transform.structured.match ops{["memref.alloca"]} in %bf : (!transform.any_op) -> !transform.op<"memref.alloca">
+  %smem_get, %smem_global = transform.memref.alloca_to_global %allocas : (!transform.op<"memref.alloca">) -> (!transform.any_op, !transform.any_op)
+  // 7. Map to blocks and threads.
+  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
+  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
+  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+  transform.apply_patterns to %f2 {
+    transform.apply_patterns.canonicalization
+    transform.apply_patterns.memref.fold_memref_alias_ops
+  } {apply_cse} : !transform.any_op
+  %loops = transform.structured.match ops{["scf.for"]} in %f2 : (!transform.any_op) -> !transform.any_op
+  transform.apply_licm to %loops : !transform.any_op
+  // 8. Keep the accumulator in registers across the K loop.
+  %h = transform.structured.hoist_redundant_vector_transfers %f2 : (!transform.any_op) -> !transform.any_op
+E|  transform.memref.erase_dead_alloc_and_stores %h : (!transform.any_op) -> ()
+  // 9. Contractions become outer products, then FMAs.
+  transform.apply_patterns to %h {
+    transform.apply_patterns.vector.reduction_to_contract
+    transform.apply_patterns.vector.transfer_permutation_patterns
+    transform.apply_patterns.vector.sink_ops
+    transform.apply_patterns.canonicalization
+  } {apply_cse} : !transform.any_op
+  transform.apply_patterns to %h {
+    transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+    transform.apply_patterns.vector.lower_outerproduct
+    transform.apply_patterns.vector.lower_transpose
+    transform.apply_patterns.vector.lower_broadcast
+    transform.apply_patterns.vector.lower_shape_cast
+    transform.apply_patterns.canonicalization
+  } {apply_cse} : !transform.any_op
+  transform.yield
+}
+)mlir";
+
+/// Replaces every `{KEY}` in `text` and keeps or drops `E|`/`N|` lines.
+std::string instantiate(StringRef text,
+                        ArrayRef<std::pair<StringRef, std::string>> values,
+                        bool hasEpilogue) {
+  std::string out;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (line.consume_front("E|") && !hasEpilogue)
+      continue;
+    if (line.consume_front("N|") && hasEpilogue)
+      continue;
+    std::string l = line.str();
+    for (const auto &[key, value] : values) {
+      std::string pattern = ("{" + key + "}").str();
+      for (size_t pos = l.find(pattern); pos != std::string::npos;
+           pos = l.find(pattern, pos + value.size()))
+        l.replace(pos, pattern.size(), value);
+    }
+    out += l + "\n";
+  }
+  return out;
+}
+
 } // namespace
 
 FailureOr<std::string>
@@ -75,6 +256,32 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
     return dispatch.emitError("block tile must be a multiple of the thread "
                               "tile");
   DispatchOps ops = collectRoles(dispatch);
+  auto comment = llvm::formatv("{0}: {1}x{2}x{3} (batch {4}), {5}",
+                               sequenceName, problem.m, problem.n, problem.k,
+                               problem.batch, problem.dtypeString())
+                     .str();
+  if (t.staged) {
+    auto str = [](int64_t v) { return std::to_string(v); };
+    return instantiate(
+        kStagedTemplate,
+        {{"NAME", sequenceName.str()},
+         {"COMMENT", comment},
+         {"BM", str(t.blockM)},
+         {"BN", str(t.blockN)},
+         {"BK", str(t.blockK)},
+         {"TM", str(t.threadM)},
+         {"TN", str(t.threadN)},
+         {"NT", str(t.threadsPerBlock())},
+         {"BDX", str(t.blockN / t.threadN)},
+         {"BDY", str(t.blockM / t.threadM)},
+         {"COPYBITS", str(t.copyBits)},
+         {"COPYA", str(t.copyA[0]) + ", " + str(t.copyA[1])},
+         {"COPYB", str(t.copyB[0]) + ", " + str(t.copyB[1])},
+         {"TA", typeName(problem.lhsType)},
+         {"TB", typeName(problem.rhsType)},
+         {"TACC", typeName(problem.accType)}},
+        !ops.epilogues.empty());
+  }
   bool batched = problem.batch > 1;
 
   std::string text;
@@ -99,9 +306,9 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
 
   os << "transform.named_sequence @" << sequenceName
      << "(%func: !transform.any_op {transform.consumed}) {\n";
-  os << llvm::formatv("  // {0}: {1}x{2}x{3} (batch {4}), {5}\n",
-                      sequenceName, problem.m, problem.n, problem.k,
-                      problem.batch, problem.dtypeString());
+  os << "  // " << comment << "\n";
+  os << "  // Direct SIMT schedule (" << t.fallbackReason
+     << "): block and register tiles, operands read from global memory.\n";
   knob("block_m", t.blockM, {16, 32, 64, 128, 256});
   knob("block_n", t.blockN, {16, 32, 64, 128, 256});
   knob("thread_m", t.threadM, {1, 2, 4, 8});

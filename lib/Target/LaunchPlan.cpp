@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -85,7 +86,9 @@ private:
 
   LogicalResult walk(func::FuncOp func, bool isTop) {
     for (Operation &op : func.getBody().getOps()) {
-      if (isa<func::ReturnOp, arith::ConstantOp, memref::DeallocOp>(op))
+      // Side-effect-free host ops (constants, poison) launch nothing.
+      if (isa<func::ReturnOp, memref::DeallocOp>(op) ||
+          isMemoryEffectFree(&op))
         continue;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         if (failed(addAllocation(alloc, func->hasAttr("vibegemm.dispatch"))))

@@ -100,11 +100,13 @@ private:
       for (int64_t dim : shaped.getShape()) {
         if (dim > maxDim)
           return emitError(loc, "dimension of size ")
-                 << dim << " exceeds the supported maximum of " << maxDim;
+                 << dim << " exceeds the supported maximum of "
+                 << static_cast<int64_t>(maxDim);
         bytes *= dim;
         if (bytes > maxTensorBytes)
           return emitError(loc, "tensor ")
-                 << type << " is larger than " << maxTensorBytes << " bytes";
+                 << type << " is larger than "
+                 << static_cast<int64_t>(maxTensorBytes) << " bytes";
       }
       return success();
     };
@@ -141,16 +143,11 @@ private:
       outline(func, group, root, index++);
     }
 
-    // Whatever linalg is left has no kernel to run in.
-    WalkResult leftover = func.walk([&](Operation *op) {
-      if (op == func || isHostOp(op))
-        return WalkResult::advance();
-      op->emitError("op is not part of any GEMM dispatch and vibegemm cannot "
-                    "compile it on its own yet");
-      return WalkResult::interrupt();
-    });
-    if (leftover.wasInterrupted())
-      return failure();
+    // Whatever is left has no kernel to run in.
+    for (Operation &op : func.getBody().getOps())
+      if (!isHostOp(&op))
+        return op.emitError("op is not part of any GEMM dispatch and "
+                            "vibegemm cannot compile it on its own yet");
     return index;
   }
 

@@ -10,6 +10,7 @@
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
@@ -37,15 +38,19 @@ constexpr llvm::StringLiteral kOutlinePipeline =
     "gpu-kernel-outlining";
 
 /// Device-side lowering to NVVM and serialisation to PTX.
-std::string devicePipeline(const vibegemm::TargetInfo &target,
-                           unsigned optLevel) {
+std::string devicePipeline(const TargetInfo &target, unsigned optLevel) {
+  // Vector transfers are lowered only here, after the module-wide
+  // bufferization folded the boundary casts into static layouts; lowering
+  // them earlier gives scalar loads.
   return llvm::formatv(
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
-      "gpu.module(convert-linalg-to-loops,expand-strided-metadata,"
-      "lower-affine,convert-scf-to-cf,"
+      "gpu.module(convert-linalg-to-loops,"
+      "convert-vector-to-scf{{full-unroll=true target-rank=1},lower-affine,"
+      "convert-scf-to-cf,canonicalize,expand-strided-metadata,lower-affine,"
+      "convert-vector-to-llvm,"
       "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=true},"
       "canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-module-to-binary{{format=isa}",
+      "gpu-module-to-binary{{format=isa},symbol-dce",
       target.chip, target.features, optLevel);
 }
 
@@ -74,7 +79,23 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
       std::string kernelName =
           (func.getSymName() + "_kernel_" + Twine(i)).str();
       kernel.setName(kernelName);
-      kernel->moveBefore(merged.getBody(), std::prev(merged.getBody()->end()));
+      // Shared-memory globals and other symbols the kernel uses come along;
+      // a clashing name is renamed in the kernel first.
+      SymbolTable mergedSymbols(merged);
+      for (Operation &op :
+           llvm::make_early_inc_range(oldModule.getBody()->without_terminator())) {
+        auto name = op.getAttrOfType<StringAttr>(
+            SymbolTable::getSymbolAttrName());
+        if (name && &op != kernel.getOperation() &&
+            mergedSymbols.lookup(name)) {
+          auto fresh = builder.getStringAttr(
+              (name.getValue() + "_k" + Twine(i)).str());
+          if (failed(SymbolTable::replaceAllSymbolUses(name, fresh, kernel)))
+            return kernel.emitError("cannot rename symbol ") << name;
+          SymbolTable::setSymbolName(&op, fresh);
+        }
+        op.moveBefore(merged.getBody(), std::prev(merged.getBody()->end()));
+      }
       launch.setKernelAttr(SymbolRefAttr::get(
           builder.getStringAttr(name),
           {FlatSymbolRefAttr::get(builder.getContext(), kernelName)}));
@@ -136,6 +157,14 @@ public:
                     IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                      func.getNumArguments()));
 
+    // Scripts bufferize their dispatch without the function boundary. The
+    // buffers they return are fresh allocations nothing else aliases, and
+    // inputs are only read, which lets the module-wide bufferization take
+    // over without defensive copies.
+    for (func::FuncOp dispatch : getDispatches(module)) {
+      dispatch.walk([](bufferization::ToTensorOp op) { op.setRestrict(true); });
+      dispatch.walk([](bufferization::ToBufferOp op) { op.setReadOnly(true); });
+    }
     if (failed(runTextPipeline(module, kOutlinePipeline)))
       return signalPassFailure();
     WalkResult leftover = module.walk([](func::FuncOp func) {

@@ -8,7 +8,6 @@
 #include "vibegemm/Transforms/Schedules.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -78,16 +77,8 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
     return dispatch.emitError("schedule ") << ref << " not found";
   transform::TransformOptions options;
   options.enableExpensiveChecks(false);
-  if (failed(transform::applyTransformNamedSequence(dispatch, sequence,
-                                                    schedules, options)))
-    return failure();
-  // A script bufferizes its dispatch without the function boundary. The
-  // buffers it hands back are fresh allocations nothing else aliases, which
-  // lets the module-wide bufferization that follows take them over.
-  // Inputs are read-only, so no caller has to copy them defensively.
-  dispatch.walk([](bufferization::ToTensorOp op) { op.setRestrict(true); });
-  dispatch.walk([](bufferization::ToBufferOp op) { op.setReadOnly(true); });
-  return success();
+  return transform::applyTransformNamedSequence(dispatch, sequence, schedules,
+                                                options);
 }
 
 std::string vibegemm::printSchedule(func::FuncOp dispatch,

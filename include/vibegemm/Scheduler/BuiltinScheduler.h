@@ -16,18 +16,23 @@
 
 namespace mlir::vibegemm {
 
-/// The tunable choices of the built-in SIMT schedule. Each becomes a
-/// `transform.tune.knob` in the script.
+/// The tunable choices of the built-in SIMT schedule. Each tile size becomes
+/// a `transform.tune.knob` in the script.
 struct SimtTiling {
   int64_t blockM = 64, blockN = 64, blockK = 16;
   int64_t threadM = 4, threadN = 4;
+  /// Staged path: A and B K-tiles go through shared memory and the
+  /// accumulator stays in registers. Needs tiles that divide the problem.
+  bool staged = false;
+  /// Why the staged path was not taken, for the script's comment.
+  std::string fallbackReason;
+  /// Bits each thread copies per global->shared transfer, and the
+  /// per-thread copy tiles of A and B (rows, columns in memory order).
+  int64_t copyBits = 128;
+  int64_t copyA[2] = {1, 4}, copyB[2] = {1, 4};
 
   int64_t threadsPerBlock() const {
     return (blockM / threadM) * (blockN / threadN);
-  }
-  /// Shared memory for one stage of A and B tiles.
-  int64_t sharedBytes(int64_t elementBytes) const {
-    return (blockM + blockN) * blockK * elementBytes;
   }
 };
 

@@ -1,0 +1,62 @@
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{dynamic shapes are not supported yet}}
+func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{f64 is not supported}}
+func.func @f64(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>, %c: tensor<64x64xf64>) -> tensor<64x64xf64> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf64>, tensor<64x64xf64>) outs(%c : tensor<64x64xf64>) -> tensor<64x64xf64>
+  return %r : tensor<64x64xf64>
+}
+
+// -----
+
+func.func @conv(%i: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %o: tensor<1x8x30x30xf32>) -> tensor<1x8x30x30xf32> {
+  // expected-error @+1 {{convolutions are not supported}}
+  %r = linalg.conv_2d_nchw_fchw ins(%i, %w : tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) outs(%o : tensor<1x8x30x30xf32>) -> tensor<1x8x30x30xf32>
+  return %r : tensor<1x8x30x30xf32>
+}
+
+// -----
+
+// expected-error @below {{no GEMM found}}
+module {
+  func.func @no_gemm(%a: tensor<64xf32>) -> tensor<64xf32> {
+    return %a : tensor<64xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{is larger than}}
+func.func @absurd(%a: tensor<1000000x1000000xf32>, %b: tensor<1000000x64xf32>, %c: tensor<1000000x64xf32>) -> tensor<1000000x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1000000x1000000xf32>, tensor<1000000x64xf32>) outs(%c : tensor<1000000x64xf32>) -> tensor<1000000x64xf32>
+  return %r : tensor<1000000x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{exceeds the supported maximum}}
+func.func @huge_dim(%a: tensor<64x100000000xf16>, %b: tensor<100000000x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x100000000xf16>, tensor<100000000x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+func.func @leftover(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>, %v: tensor<64xf32>) -> (tensor<64x64xf32>, tensor<64xf32>) {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-error @+1 {{not part of any GEMM dispatch}}
+  %e = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%v : tensor<64xf32>) outs(%v : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %r, %e : tensor<64x64xf32>, tensor<64xf32>
+}
