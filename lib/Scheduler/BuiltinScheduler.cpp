@@ -102,6 +102,11 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
 
 namespace {
 
+struct DispatchOps;
+std::string writeDirectSchedule(const GemmProblem &problem,
+                                const SimtTiling &t, const DispatchOps &ops,
+                                StringRef sequenceName, StringRef comment);
+
 /// Roles of the ops in a dispatch, in program order.
 struct DispatchOps {
   bool hasInit = false;
@@ -282,8 +287,19 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
          {"TACC", typeName(problem.accType)}},
         !ops.epilogues.empty());
   }
-  bool batched = problem.batch > 1;
+  return writeDirectSchedule(problem, t, ops, sequenceName, comment);
+}
 
+namespace {
+
+/// The direct SIMT schedule: block tiles, a fixed thread grid whose
+/// per-thread tiles shrink at ragged edges (so any shape works), operands
+/// read from global memory. A softmax consumer gets its own kernel, one row
+/// per thread.
+std::string writeDirectSchedule(const GemmProblem &problem,
+                                const SimtTiling &t, const DispatchOps &ops,
+                                StringRef sequenceName, StringRef comment) {
+  bool batched = problem.batch > 1;
   std::string text;
   llvm::raw_string_ostream os(text);
   auto match = [&](StringRef var, StringRef role) {
@@ -303,40 +319,36 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
                                                    }),
                                    ", "));
   };
+  auto fuse = [&](StringRef producer, StringRef into, StringRef result,
+                  StringRef loop) {
+    os << llvm::formatv(
+        "  %{0}, %{1} = transform.structured.fuse_into_containing_op %{2} "
+        "into %{3} : (!transform.any_op, !transform.any_op) -> "
+        "(!transform.any_op, !transform.any_op)\n",
+        result, loop, producer, into);
+  };
+  const char *anyOp = "(!transform.any_op) -> !transform.any_op";
+  int64_t bdx = t.blockN / t.threadN, bdy = t.blockM / t.threadM;
+  constexpr int64_t kSoftmaxRowsPerBlock = 32;
 
   os << "transform.named_sequence @" << sequenceName
      << "(%func: !transform.any_op {transform.consumed}) {\n";
   os << "  // " << comment << "\n";
   os << "  // Direct SIMT schedule (" << t.fallbackReason
-     << "): block and register tiles, operands read from global memory.\n";
+     << "): block tiles, a fixed thread grid, operands from global memory.\n";
   knob("block_m", t.blockM, {16, 32, 64, 128, 256});
   knob("block_n", t.blockN, {16, 32, 64, 128, 256});
-  knob("thread_m", t.threadM, {1, 2, 4, 8});
-  knob("thread_n", t.threadN, {1, 2, 4, 8});
-
   match("root", "root");
   if (ops.hasInit)
     match("init", "init");
   for (StringRef e : ops.epilogues)
     match(e, e);
+  if (ops.hasSoftmax)
+    match("softmax", "softmax");
 
-  // The last fused op anchors the tiling; producers are fused into it.
+  // The last fused elementwise op anchors the tiling; its producers are
+  // fused in, last first, so each finds its consumer inside the loop.
   std::string anchor = ops.epilogues.empty() ? "root" : ops.epilogues.back();
-  std::string lead = batched ? "1, " : "";
-  std::string blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, "
-                                   "#gpu.block<x>"
-                                 : "#gpu.block<y>, #gpu.block<x>";
-  std::string threadMap = batched ? "#gpu.thread<z>, #gpu.thread<y>, "
-                                    "#gpu.thread<x>"
-                                  : "#gpu.thread<y>, #gpu.thread<x>";
-  os << llvm::formatv(
-      "  %b_tiled, %b_forall = transform.structured.tile_using_forall "
-      "%{0} tile_sizes [{1}%block_m, %block_n] (mapping = [{2}]) : "
-      "(!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> "
-      "(!transform.any_op, !transform.any_op)\n",
-      anchor, lead, blockMap);
-  // Fuse producers from the last to the first so each finds its consumer
-  // already inside the loop.
   SmallVector<std::string> producers;
   for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
     producers.push_back(ops.epilogues[i]);
@@ -344,46 +356,89 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
     producers.push_back("root");
   if (ops.hasInit)
     producers.push_back("init");
-  std::string loop = "b_forall";
-  int step = 0;
-  for (const std::string &p : producers) {
-    os << llvm::formatv(
-        "  %{0}_b, %loop{1} = transform.structured.fuse_into_containing_op "
-        "%{0} into %{2} : (!transform.any_op, !transform.any_op) -> "
-        "(!transform.any_op, !transform.any_op)\n",
-        p, step, loop);
-    loop = "loop" + std::to_string(step++);
-  }
-  // Thread tiling of the anchor, with the same producer fusion.
+
+  std::string lead = batched ? "1, " : "";
+  std::string blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, "
+                                   "#gpu.block<x>"
+                                 : "#gpu.block<y>, #gpu.block<x>";
   os << llvm::formatv(
-      "  %t_tiled, %t_forall = transform.structured.tile_using_forall "
-      "%b_tiled tile_sizes [{0}%thread_m, %thread_n] (mapping = [{1}]) : "
+      "  %b_tiled, %b_forall = transform.structured.tile_using_forall %{0} "
+      "tile_sizes [{1}%block_m, %block_n] (mapping = [{2}]) : "
       "(!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> "
       "(!transform.any_op, !transform.any_op)\n",
-      lead, threadMap);
+      anchor, lead, blockMap);
+  std::string loop = "b_forall";
+  for (auto [i, p] : llvm::enumerate(producers)) {
+    std::string next = "b_loop" + std::to_string(i);
+    fuse(p, loop, p + "_b", next);
+    loop = next;
+  }
+  // A fixed thread grid: per-thread tiles shrink at ragged block edges, so
+  // the forall keeps a static trip count.
+  os << llvm::formatv(
+      "  %t_tiled, %t_forall = transform.structured.tile_using_forall "
+      "%b_tiled num_threads [{0}{1}, {2}] (mapping = [#gpu.thread<y>, "
+      "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
+      "!transform.any_op)\n",
+      batched ? "0, " : "", bdy, bdx);
   loop = "t_forall";
-  for (const std::string &p : producers) {
+  for (auto [i, p] : llvm::enumerate(producers)) {
+    std::string next = "t_loop" + std::to_string(i);
+    fuse(p + "_b", loop, p + "_t", next);
+    loop = next;
+  }
+  if (ops.hasSoftmax) {
     os << llvm::formatv(
-        "  %{0}_t, %loop{1} = transform.structured.fuse_into_containing_op "
-        "%{0}_b into %{2} : (!transform.any_op, !transform.any_op) -> "
-        "(!transform.any_op, !transform.any_op)\n",
-        p, step, loop);
-    loop = "loop" + std::to_string(step++);
+        "  %s_tiled, %s_forall = transform.structured.tile_using_forall "
+        "%softmax tile_sizes [{0}{1}] (mapping = [#gpu.block<x>]) : "
+        "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
+        batched ? "1, " : "", kSoftmaxRowsPerBlock);
+    os << llvm::formatv(
+        "  %s_thread, %s_tforall = transform.structured.tile_using_forall "
+        "%s_tiled num_threads [{0}{1}] (mapping = [#gpu.thread<x>]) : "
+        "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
+        batched ? "0, " : "", kSoftmaxRowsPerBlock);
+    os << "  %s_parts = transform.structured.decompose_interface %s_thread : "
+       << anyOp << "\n";
   }
   os << "  transform.apply_patterns to %func {\n"
         "    transform.apply_patterns.canonicalization\n"
         "  } : !transform.any_op\n";
-  os << "  %buffers = transform.bufferization.one_shot_bufferize %func {memcpy_op = \"linalg.copy\"} : "
-        "(!transform.any_op) -> !transform.any_op\n";
-  os << "  %launch = transform.gpu.map_forall_to_blocks %buffers "
-        "generate_gpu_launch : (!transform.any_op) -> !transform.any_op\n";
-  os << llvm::formatv("  %mapped = transform.gpu.map_nested_forall_to_threads "
-                      "%launch block_dims = [{0}, {1}, 1] : "
-                      "(!transform.any_op) -> !transform.any_op\n",
-                      t.blockN / t.threadN, t.blockM / t.threadM);
+  os << "  %buffers = transform.bufferization.one_shot_bufferize %func "
+        "{memcpy_op = \"linalg.copy\"} : "
+     << anyOp << "\n";
+  os << llvm::formatv("  %gemm_blocks = transform.structured.match "
+                      "ops{{[\"scf.forall\"]} attributes{{mapping = [{0}]} "
+                      "in %buffers : {1}\n",
+                      blockMap, anyOp);
+  os << "  %gemm_launch = transform.gpu.map_forall_to_blocks %gemm_blocks "
+        "generate_gpu_launch : "
+     << anyOp << "\n";
+  os << llvm::formatv("  %gemm_mapped = "
+                      "transform.gpu.map_nested_forall_to_threads "
+                      "%gemm_launch block_dims = [{0}, {1}, 1] : {2}\n",
+                      bdx, bdy, anyOp);
+  if (ops.hasSoftmax) {
+    os << "  %func2 = transform.get_parent_op %gemm_mapped {op_name = "
+          "\"func.func\"} : "
+       << anyOp << "\n";
+    os << "  %softmax_blocks = transform.structured.match "
+          "ops{[\"scf.forall\"]} attributes{mapping = [#gpu.block<x>]} in "
+          "%func2 : "
+       << anyOp << "\n";
+    os << "  %softmax_launch = transform.gpu.map_forall_to_blocks "
+          "%softmax_blocks generate_gpu_launch : "
+       << anyOp << "\n";
+    os << llvm::formatv("  %softmax_mapped = "
+                        "transform.gpu.map_nested_forall_to_threads "
+                        "%softmax_launch block_dims = [{0}, 1, 1] : {1}\n",
+                        kSoftmaxRowsPerBlock, anyOp);
+  }
   os << "  transform.yield\n}\n";
   return text;
 }
+
+} // namespace
 
 std::string vibegemm::wrapForReplay(StringRef sequenceText,
                                     StringRef sequenceName,

@@ -33,9 +33,11 @@ constexpr llvm::StringLiteral kOutlinePipeline =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
-    "canonicalize,cse,"
-    "func.func(gpu-launch-sink-index-computations),"
-    "gpu-kernel-outlining";
+    "canonicalize,cse";
+
+/// Kernel outlining, once the launch bodies are final.
+constexpr llvm::StringLiteral kOutlineKernelsPipeline =
+    "func.func(gpu-launch-sink-index-computations),gpu-kernel-outlining";
 
 /// Device-side lowering to NVVM and serialisation to PTX.
 std::string devicePipeline(const TargetInfo &target, unsigned optLevel) {
@@ -106,6 +108,38 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
   return success();
 }
 
+/// An allocation inside a gpu.launch runs once per thread, so it is thread
+/// private: a stack allocation (registers or local memory) has the same
+/// meaning and needs no device malloc. Large ones are refused.
+LogicalResult privatizeKernelAllocations(ModuleOp module) {
+  constexpr int64_t kMaxPrivateBytes = 4096;
+  SmallVector<memref::AllocOp> allocs;
+  module.walk([&](gpu::LaunchOp launch) {
+    launch.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+  });
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape())
+      return alloc.emitError("kernel allocates a dynamically sized buffer; "
+                             "the schedule must give it a static size");
+    int64_t bytes =
+        type.getNumElements() * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (bytes > kMaxPrivateBytes)
+      return alloc.emitError("kernel allocates ")
+             << bytes << " bytes per thread (limit " << kMaxPrivateBytes
+             << "); stage it in shared memory or tile it smaller";
+    if (llvm::any_of(alloc->getUsers(),
+                     [](Operation *user) { return isa<memref::DeallocOp>(user); }))
+      continue;
+    OpBuilder builder(alloc);
+    auto alloca = memref::AllocaOp::create(builder, alloc.getLoc(), type,
+                                           alloc.getAlignmentAttr());
+    alloc.replaceAllUsesWith(alloca.getResult());
+    alloc.erase();
+  }
+  return success();
+}
+
 /// Out-params receive results through a final `memref.copy` from a local
 /// allocation when the result came from a callee. Writing straight into the
 /// out-param instead saves the copy and leaves host code a launch plan can
@@ -165,7 +199,9 @@ public:
       dispatch.walk([](bufferization::ToTensorOp op) { op.setRestrict(true); });
       dispatch.walk([](bufferization::ToBufferOp op) { op.setReadOnly(true); });
     }
-    if (failed(runTextPipeline(module, kOutlinePipeline)))
+    if (failed(runTextPipeline(module, kOutlinePipeline)) ||
+        failed(privatizeKernelAllocations(module)) ||
+        failed(runTextPipeline(module, kOutlineKernelsPipeline)))
       return signalPassFailure();
     WalkResult leftover = module.walk([](func::FuncOp func) {
       bool hostLinalg = false;

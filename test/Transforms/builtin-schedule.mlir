@@ -1,0 +1,36 @@
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule --split-input-file | FileCheck %s
+
+// Tiles that divide the problem take the staged (shared-memory) schedule;
+// every tile size is a knob.
+// CHECK-LABEL: func.func @gemm_d0(
+//  CHECK-SAME:   vibegemm.schedule = @gemm_d0
+//       CHECK: module @__vibegemm_schedules attributes {transform.with_named_sequence}
+//       CHECK:   transform.named_sequence @gemm_d0(%{{.+}}: !transform.any_op {transform.consumed})
+//   CHECK-DAG:     transform.tune.knob<"block_m"> = 64 : i64 from options = [32, 64, 128, 256]
+//   CHECK-DAG:     transform.tune.knob<"block_k">
+//   CHECK-DAG:     transform.tune.knob<"thread_m"> = 4 : i64
+//       CHECK:     transform.structured.gpu.map_copy_to_threads
+//       CHECK:     transform.structured.bufferize_to_allocation {{.*}} {alloc_op = "memref.alloca", bufferize_destination_only, memory_space = 3 : i64}
+//       CHECK:     transform.gpu.map_nested_forall_to_threads {{.*}} block_dims = [16, 16, 1]
+//       CHECK:     transform.structured.hoist_redundant_vector_transfers
+func.func @gemm(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
+
+// -----
+
+// Ragged shapes take the direct schedule, which predicates partial tiles.
+// CHECK-LABEL: transform.named_sequence @ragged_d0
+//   CHECK-NOT:     map_copy_to_threads
+//       CHECK:     transform.gpu.map_forall_to_blocks
+func.func @ragged(%a: tensor<67x33xf32>, %b: tensor<33x45xf32>) -> tensor<67x45xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x45xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x45xf32>) -> tensor<67x45xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<67x33xf32>, tensor<33x45xf32>) outs(%f : tensor<67x45xf32>) -> tensor<67x45xf32>
+  return %c : tensor<67x45xf32>
+}

@@ -1,0 +1,15 @@
+// RUN: rm -rf %t && vibegemm-opt %s --llm-schedule="artifacts-dir=%t" -o %t.mlir 2>/dev/null
+// RUN: FileCheck %s --input-file=%t.mlir
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/ragged_d0.ptx -o %t.cubin %}
+
+// 8205x2949x5921: no power-of-two tile divides it; partial tiles are predicated.
+// CHECK-LABEL: func.func @ragged_d0(
+//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_0
+//       CHECK: gpu.binary @ragged_d0_kernels
+func.func @ragged(%a: tensor<8205x5921xf32>, %b: tensor<5921x2949xf32>) -> tensor<8205x2949xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8205x2949xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8205x2949xf32>) -> tensor<8205x2949xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<8205x5921xf32>, tensor<5921x2949xf32>) outs(%f : tensor<8205x2949xf32>) -> tensor<8205x2949xf32>
+  return %c : tensor<8205x2949xf32>
+}
