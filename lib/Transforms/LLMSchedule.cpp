@@ -229,13 +229,20 @@ private:
       if (func->hasAttr(kDispatchAttr) || func.isExternal())
         continue;
       int calls = 0;
-      func.walk([&](func::CallOp) { ++calls; });
+      double flops = 0;
+      func.walk([&](func::CallOp call) {
+        ++calls;
+        for (const DispatchRecord &r : records)
+          if (r.name == call.getCallee())
+            flops += r.problem.flops();
+      });
       if (calls < 2)
         continue;
       FailureOr<json::Object> plan =
           vibegemm::buildLaunchPlan(func, target, ptxFile);
       if (failed(plan))
         return failure();
+      (*plan)["flops"] = flops;
       files[func.getSymName().str() + ".plan.json"] =
           formatJson(json::Value(std::move(*plan)));
     }

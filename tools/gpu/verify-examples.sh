@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine: unpacks the carried MLIR libraries, compiles the
+# shipped examples and e2e inputs with vibegemm-opt there, then verifies
+# every plan against a float64 reference and times it beside cuBLAS.
+# Usage (repo root): tools/gpu/verify-examples.sh OUTDIR
+set -uo pipefail
+dest=${1:?output directory}
+out=/tmp/vg-results
+mkdir -p "$dest" "$out" /tmp/vg /tmp/art
+tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
+export PATH=/usr/local/cuda/bin:$PATH
+vg() { LD_LIBRARY_PATH=/tmp/vg/lib build/bin/vibegemm-opt "$@"; }
+compile() { # name input
+  vg --llm-schedule="artifacts-dir=/tmp/art/$1" "$2" -o "/tmp/art/$1.gpu.mlir" 2>&1 | tee -a "$out/compile.log"
+}
+run() { # plan reference [runner args...]
+  local plan=$1 ref=$2; shift 2
+  local name; name=$(basename "$plan" .plan.json)
+  python3 python/vibegemm_run_plan.py "$plan" --reference "$ref" --seed 1234 \
+    --json "$out/$name.json" "$@" 2>>"$out/run.log" | tee -a "$out/summary.txt"
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv | tee "$out/summary.txt"
+compile gemm_f32 examples/gemm_f32.mlir
+compile linear_gelu examples/gemm_bias_gelu_bf16.mlir
+compile mlp examples/mlp_block_f16.mlir
+compile ragged test/e2e/ragged-f32.mlir
+compile bmm test/e2e/batch-matmul-f16.mlir
+compile softmax test/e2e/softmax-after-gemm.mlir
+run /tmp/art/gemm_f32/gemm_d0.plan.json python/references/gemm_f32.py \
+  --compare-cublas 4096 4096 4096 --dtype f32
+run /tmp/art/linear_gelu/linear_gelu_d0.plan.json python/references/gemm_bias_gelu_bf16.py \
+  --compare-cublas 1024 8192 8192 --dtype bf16 --b-transposed
+run /tmp/art/mlp/mlp.plan.json python/references/mlp_block_f16.py
+run /tmp/art/ragged/ragged_d0.plan.json python/references/ragged_f32.py \
+  --compare-cublas 8205 2949 5921 --dtype f32 --iters 10 --warmup 2
+run /tmp/art/bmm/bmm_d0.plan.json python/references/batch_matmul_f16.py
+run /tmp/art/softmax/gemm_softmax_d0.plan.json python/references/softmax_after_gemm.py
+cp /tmp/art/gemm_f32/report.json "$out/gemm_f32.report.json"
+cp "$out/summary.txt" "$dest/summary.txt"
+tar -C "$out" -czf "$dest/details.tar.gz" .
