@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what vibegemm builds with (Debian 12: LLVM/MLIR 22 from Debian's
+# archive, ninja, ccache), then configures and builds it in ./build.
+# Idempotent: a second run only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
+          cmake ninja-build ccache g++ python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+if [ ! -f build/build.ninja ]; then
+  cmake -S . -B build -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+ninja -C build vibegemm-opt
