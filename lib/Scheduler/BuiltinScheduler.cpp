@@ -105,7 +105,8 @@ namespace {
 struct DispatchOps;
 std::string writeDirectSchedule(const GemmProblem &problem,
                                 const SimtTiling &t, const DispatchOps &ops,
-                                StringRef sequenceName, StringRef comment);
+                                StringRef sequenceName, StringRef comment,
+                                bool cpuCheck);
 
 /// Roles of the ops in a dispatch, in program order.
 struct DispatchOps {
@@ -131,8 +132,9 @@ DispatchOps collectRoles(func::FuncOp dispatch) {
 }
 
 /// The staged SIMT schedule. `{KEY}` placeholders are filled by
-/// writeStagedSchedule; lines starting with `E|` are kept only when the
-/// dispatch has an epilogue, `N|` only when it has none.
+/// writeSimtSchedule; lines starting with `E|` are kept only when the
+/// dispatch has an epilogue, `N|` only when it has none, `G|` only for the
+/// GPU and `C|` only for the CPU check.
 constexpr llvm::StringLiteral kStagedTemplate = R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
   // {COMMENT}
   // Staged SIMT schedule: block tiles over M and N, a K loop whose A and B
@@ -178,7 +180,7 @@ E|  %thepi, %thr3 = transform.structured.tile_using_forall %tepi tile_sizes [%th
   transform.structured.vectorize %thfill : !transform.any_op
 E|  transform.structured.vectorize %thepi : !transform.any_op
   // 5. The staged tiles live in shared memory (address space 3).
-  %smem, %smem_ops = transform.structured.bufferize_to_allocation %pad_forall {memory_space = 3, bufferize_destination_only, alloc_op = "memref.alloca"} : !transform.any_op
+  %smem, %smem_ops = transform.structured.bufferize_to_allocation %pad_forall {memory_space = {SMEM_SPACE}, bufferize_destination_only, alloc_op = "memref.alloca"} : !transform.any_op
   transform.apply_patterns to %func {
     transform.apply_patterns.canonicalization
     transform.apply_patterns.vector.lower_masked_transfers
@@ -196,10 +198,18 @@ E|  transform.structured.vectorize %thepi : !transform.any_op
   %allocas = transform.structured.match ops{["memref.alloca"]} in %bf : (!transform.any_op) -> !transform.op<"memref.alloca">
   %smem_get, %smem_global = transform.memref.alloca_to_global %allocas : (!transform.op<"memref.alloca">) -> (!transform.any_op, !transform.any_op)
   // 7. Map to blocks and threads.
-  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
-  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
-  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+G|  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+G|  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
+G|  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
+G|  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+C|  // CPU check: blocks and threads run as sequential loops, which keeps the
+C|  // order the barriers enforce on the GPU.
+C|  %foralls = transform.structured.match ops{["scf.forall"]} in %bf : (!transform.any_op) -> !transform.any_op
+C|  transform.foreach %foralls : !transform.any_op {
+C|  ^bb0(%forall: !transform.any_op):
+C|    %as_loops = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op
+C|  }
+C|  %f2 = transform.structured.match ops{["func.func"]} in %bf : (!transform.any_op) -> !transform.any_op
   transform.apply_patterns to %f2 {
     transform.apply_patterns.canonicalization
     transform.apply_patterns.memref.fold_memref_alias_ops
@@ -231,7 +241,7 @@ E|  transform.memref.erase_dead_alloc_and_stores %h : (!transform.any_op) -> ()
 /// Replaces every `{KEY}` in `text` and keeps or drops `E|`/`N|` lines.
 std::string instantiate(StringRef text,
                         ArrayRef<std::pair<StringRef, std::string>> values,
-                        bool hasEpilogue) {
+                        bool hasEpilogue, bool cpuCheck) {
   std::string out;
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
@@ -239,6 +249,10 @@ std::string instantiate(StringRef text,
     if (line.consume_front("E|") && !hasEpilogue)
       continue;
     if (line.consume_front("N|") && hasEpilogue)
+      continue;
+    if (line.consume_front("G|") && cpuCheck)
+      continue;
+    if (line.consume_front("C|") && !cpuCheck)
       continue;
     std::string l = line.str();
     for (const auto &[key, value] : values) {
@@ -256,7 +270,8 @@ std::string instantiate(StringRef text,
 
 FailureOr<std::string>
 vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
-                            const SimtTiling &t, StringRef sequenceName) {
+                            const SimtTiling &t, StringRef sequenceName,
+                            bool cpuCheck) {
   if (t.blockM % t.threadM || t.blockN % t.threadN)
     return dispatch.emitError("block tile must be a multiple of the thread "
                               "tile");
@@ -284,10 +299,12 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
          {"COPYB", str(t.copyB[0]) + ", " + str(t.copyB[1])},
          {"TA", typeName(problem.lhsType)},
          {"TB", typeName(problem.rhsType)},
-         {"TACC", typeName(problem.accType)}},
-        !ops.epilogues.empty());
+         {"TACC", typeName(problem.accType)},
+         {"SMEM_SPACE", cpuCheck ? "0" : "3"}},
+        !ops.epilogues.empty(), cpuCheck);
   }
-  return writeDirectSchedule(problem, t, ops, sequenceName, comment);
+  return writeDirectSchedule(problem, t, ops, sequenceName, comment,
+                             cpuCheck);
 }
 
 namespace {
@@ -298,7 +315,8 @@ namespace {
 /// per thread.
 std::string writeDirectSchedule(const GemmProblem &problem,
                                 const SimtTiling &t, const DispatchOps &ops,
-                                StringRef sequenceName, StringRef comment) {
+                                StringRef sequenceName, StringRef comment,
+                                bool cpuCheck) {
   bool batched = problem.batch > 1;
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -407,6 +425,17 @@ std::string writeDirectSchedule(const GemmProblem &problem,
   os << "  %buffers = transform.bufferization.one_shot_bufferize %func "
         "{memcpy_op = \"linalg.copy\"} : "
      << anyOp << "\n";
+  if (cpuCheck) {
+    os << "  %foralls = transform.structured.match ops{[\"scf.forall\"]} "
+          "in %buffers : "
+       << anyOp << "\n";
+    os << "  transform.foreach %foralls : !transform.any_op {\n"
+          "  ^bb0(%forall: !transform.any_op):\n"
+          "    %as_loops = transform.loop.forall_to_parallel %forall : "
+       << anyOp << "\n  }\n";
+    os << "  transform.yield\n}\n";
+    return text;
+  }
   os << llvm::formatv("  %gemm_blocks = transform.structured.match "
                       "ops{{[\"scf.forall\"]} attributes{{mapping = [{0}]} "
                       "in %buffers : {1}\n",
@@ -451,10 +480,10 @@ std::string vibegemm::wrapForReplay(StringRef sequenceText,
         "--transform-preload-library=transform-library-paths=THIS_FILE \\\n"
         "//     --transform-interpreter --vibegemm-lower-to-ptx\n"
         "module attributes {transform.with_named_sequence} {\n";
-  os << sequenceText;
+  os << sequenceText << "\n";
   os << llvm::formatv(
       "transform.named_sequence @__transform_main(%module: !transform.any_op "
-      "{{transform.consumed}) {{\n"
+      "{{transform.readonly}) {{\n"
       "  %func = transform.structured.match ops{{[\"func.func\"]} "
       "attributes{{sym_name = \"{0}\"} in %module : (!transform.any_op) -> "
       "!transform.any_op\n"

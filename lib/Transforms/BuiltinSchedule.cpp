@@ -48,7 +48,7 @@ public:
       vibegemm::SimtTiling tiling =
           vibegemm::chooseSimtTiling(*problem, *info);
       FailureOr<std::string> script = vibegemm::writeSimtSchedule(
-          dispatch, *problem, tiling, dispatch.getSymName());
+          dispatch, *problem, tiling, dispatch.getSymName(), cpuCheck);
       if (failed(script) || failed(attachSchedule(dispatch, *script)))
         return signalPassFailure();
     }

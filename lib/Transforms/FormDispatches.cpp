@@ -60,7 +60,8 @@ public:
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs;
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func->hasAttr(kDispatchAttr) && !func.isExternal())
+      if (!func->hasAttr(kDispatchAttr) && !func->hasAttr(kIgnoreAttr) &&
+          !func.isExternal())
         funcs.push_back(func);
 
     bool anyGemm = llvm::any_of(module.getOps<func::FuncOp>(), [](auto f) {

@@ -10,7 +10,6 @@
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
@@ -70,7 +69,6 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
     std::string name = (func.getSymName() + "_kernels").str();
     auto merged = gpu::GPUModuleOp::create(builder, func.getLoc(), name);
     symbols.insert(merged);
-    OpBuilder inner = OpBuilder::atBlockBegin(merged.getBody());
     for (auto [i, launch] : llvm::enumerate(launches)) {
       auto oldModule =
           symbols.lookup<gpu::GPUModuleOp>(launch.getKernelModuleName());
@@ -191,14 +189,8 @@ public:
                     IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                      func.getNumArguments()));
 
-    // Scripts bufferize their dispatch without the function boundary. The
-    // buffers they return are fresh allocations nothing else aliases, and
-    // inputs are only read, which lets the module-wide bufferization take
-    // over without defensive copies.
-    for (func::FuncOp dispatch : getDispatches(module)) {
-      dispatch.walk([](bufferization::ToTensorOp op) { op.setRestrict(true); });
-      dispatch.walk([](bufferization::ToBufferOp op) { op.setReadOnly(true); });
-    }
+    for (func::FuncOp dispatch : getDispatches(module))
+      markScriptBufferizedBoundary(dispatch);
     if (failed(runTextPipeline(module, kOutlinePipeline)) ||
         failed(privatizeKernelAllocations(module)) ||
         failed(runTextPipeline(module, kOutlineKernelsPipeline)))

@@ -8,6 +8,7 @@
 #include "vibegemm/Transforms/Schedules.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -93,6 +94,11 @@ std::string vibegemm::printSchedule(func::FuncOp dispatch,
   llvm::raw_string_ostream os(text);
   sequence->print(os);
   return text;
+}
+
+void vibegemm::markScriptBufferizedBoundary(func::FuncOp dispatch) {
+  dispatch.walk([](bufferization::ToTensorOp op) { op.setRestrict(true); });
+  dispatch.walk([](bufferization::ToBufferOp op) { op.setReadOnly(true); });
 }
 
 SmallVector<func::FuncOp> vibegemm::getDispatches(ModuleOp module) {

@@ -18,6 +18,9 @@ namespace mlir::vibegemm {
 
 /// Unit attribute on dispatch functions.
 inline constexpr llvm::StringLiteral kDispatchAttr = "vibegemm.dispatch";
+/// Unit attribute on functions dispatch formation leaves alone (test
+/// harnesses, reference code).
+inline constexpr llvm::StringLiteral kIgnoreAttr = "vibegemm.ignore";
 /// Stable key of a dispatch: problem, dtypes, fusion and an IR hash.
 inline constexpr llvm::StringLiteral kSignatureAttr = "vibegemm.signature";
 /// Names of the ops fused into a dispatch, in order.

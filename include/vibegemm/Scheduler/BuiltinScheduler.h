@@ -42,11 +42,14 @@ SimtTiling chooseSimtTiling(const mlir::vibegemm::GemmProblem &problem,
 
 /// Writes the script for `dispatch` as `transform.named_sequence
 /// @<sequenceName>(%func)`; the sequence expects the dispatch function as
-/// its argument and leaves it holding `gpu.launch` ops on memrefs.
-mlir::FailureOr<std::string>
-writeSimtSchedule(mlir::func::FuncOp dispatch,
-                  const mlir::vibegemm::GemmProblem &problem,
-                  const SimtTiling &tiling, llvm::StringRef sequenceName);
+/// its argument and leaves it holding `gpu.launch` ops on memrefs. With
+/// `cpuCheck`, the same schedule runs its foralls as sequential loops in
+/// ordinary memory instead, so mlir-runner can check its math on a CPU.
+FailureOr<std::string> writeSimtSchedule(func::FuncOp dispatch,
+                                         const GemmProblem &problem,
+                                         const SimtTiling &tiling,
+                                         llvm::StringRef sequenceName,
+                                         bool cpuCheck = false);
 
 /// Wraps a dispatch's named sequence into a file that replays it with
 /// `--transform-interpreter` on a module holding the dispatch function.

@@ -50,6 +50,9 @@ def VibeGemmBuiltinSchedulePass
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "GPU architecture the schedule is written for (sm_80, sm_90)">,
+    Option<"cpuCheck", "cpu-check", "bool", /*default=*/"false",
+           "Write the same schedules with sequential loops instead of the "
+           "GPU mapping, for checking their math with mlir-runner">,
   ];
 }
 
@@ -66,6 +69,8 @@ def VibeGemmFormDispatchesPass
     (`vibegemm.fusion`, and a `vibegemm.role` on every op), and the original
     code calls it.
 
+    Functions marked `vibegemm.ignore` are left alone.
+
     Refused with an error at the offending op: dynamic shapes, f64 and other
     unsupported element types, convolutions, absurd sizes, and modules with
     no GEMM.
@@ -80,6 +85,23 @@ def VibeGemmFormDispatchesPass
            /*default=*/"68719476736",
            "Largest size in bytes accepted for any single tensor">,
   ];
+}
+
+def VibeGemmLowerToCPUPass : Pass<"vibegemm-lower-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Lower CPU-check schedules to LLVM for mlir-runner";
+  let description = [{
+    Testing aid: after `vibegemm-builtin-schedule{cpu-check=true}` and
+    `vibegemm-apply-schedules`, bufferizes the module and lowers everything
+    to the LLVM dialect for the host, so `mlir-runner` can compare the
+    scheduled dispatches with a reference and catch schedule bugs without a
+    GPU.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::vector::VectorDialect",
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"];
 }
 
 def VibeGemmLowerToPTXPass : Pass<"vibegemm-lower-to-ptx", "::mlir::ModuleOp"> {

@@ -30,6 +30,12 @@ LogicalResult applySchedule(func::FuncOp dispatch, ModuleOp schedules);
 /// The text of the named sequence attached to `dispatch`, or "".
 std::string printSchedule(func::FuncOp dispatch, ModuleOp schedules);
 
+/// Marks the boundary of a dispatch its script bufferized on its own: the
+/// `to_tensor`s `restrict` (the buffers are fresh allocations nothing else
+/// aliases) and the `to_buffer`s `read_only` (inputs are only read), so the
+/// module-wide bufferization can take over without defensive copies.
+void markScriptBufferizedBoundary(func::FuncOp dispatch);
+
 /// The dispatch functions of `module`, in order.
 SmallVector<func::FuncOp> getDispatches(ModuleOp module);
 

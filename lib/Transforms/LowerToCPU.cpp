@@ -1,0 +1,52 @@
+//===- LowerToCPU.cpp - Lower CPU-check schedules for mlir-runner ---------===//
+//
+// The testing path: scheduled dispatches whose foralls became loops are
+// bufferized and lowered to the LLVM dialect, so mlir-runner can check the
+// schedule's arithmetic against a reference on a machine without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Schedules.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMLOWERTOCPUPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+constexpr llvm::StringLiteral kCpuPipeline =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs=true "
+    "modify-public-functions=true},"
+    "canonicalize,cse,convert-linalg-to-loops,"
+    "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
+    "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
+    "finalize-memref-to-llvm,convert-math-to-llvm,convert-to-llvm,"
+    "reconcile-unrealized-casts";
+
+class LowerToCPUPass
+    : public vibegemm::impl::VibeGemmLowerToCPUPassBase<LowerToCPUPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (func::FuncOp dispatch : getDispatches(module))
+      markScriptBufferizedBoundary(dispatch);
+    OpPassManager pm(ModuleOp::getOperationName());
+    if (failed(parsePassPipeline(kCpuPipeline, pm)) ||
+        failed(runPipeline(pm, module)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
