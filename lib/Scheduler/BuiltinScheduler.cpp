@@ -52,9 +52,16 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   // Four elements per copy keeps every K-tile width a multiple of the copy.
   int64_t vec = 4;
   int64_t threads = t.threadsPerBlock();
-  for (int64_t bk : {8, 16, 32}) {
-    if (p.k % bk)
-      continue;
+  // Prefer a K tile that divides K; a ragged last K tile is zero-padded by
+  // the staging copies, which is correct but wastes part of a step.
+  SmallVector<int64_t> order;
+  for (int64_t bk : {8, 16, 32})
+    if (p.k % bk == 0)
+      order.push_back(bk);
+  for (int64_t bk : {8, 16, 32})
+    if (p.k % bk != 0)
+      order.push_back(bk);
+  for (int64_t bk : order) {
     auto a = p.transposeA ? perThreadCopy(bk, t.blockM, threads, vec)
                           : perThreadCopy(t.blockM, bk, threads, vec);
     auto b = p.transposeB ? perThreadCopy(t.blockN, bk, threads, vec)
@@ -424,6 +431,17 @@ std::string writeDirectSchedule(const GemmProblem &problem,
         "  } : !transform.any_op\n";
   os << "  %buffers = transform.bufferization.one_shot_bufferize %func "
         "{memcpy_op = \"linalg.copy\"} : "
+     << anyOp << "\n";
+  // Each thread accumulates its C tile in a private buffer (registers or
+  // local memory) instead of reading and writing global memory every K step.
+  // Under an epilogue the accumulator is already a private temporary.
+  if (ops.epilogues.empty())
+    os << "  %thread_gemm = transform.structured.match attributes"
+        "{vibegemm.role = \"root\"} in %buffers : "
+     << anyOp << "\n";
+  if (ops.epilogues.empty())
+    os << "  %promoted = transform.structured.promote %thread_gemm "
+        "{operands_to_promote = [2], use_alloca, use_full_tiles_by_default} : "
      << anyOp << "\n";
   if (cpuCheck) {
     os << "  %foralls = transform.structured.match ops{[\"scf.forall\"]} "
