@@ -44,8 +44,16 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
     return fail("batched GEMMs use the direct schedule for now");
   if (p.hasSoftmax || p.epilogueOps > 1)
     return fail("only a single elementwise epilogue is staged for now");
-  if (p.m % t.blockM || p.n % t.blockN)
-    return fail("block tiles do not divide M and N");
+  if (p.m % t.blockM || p.n % t.blockN) {
+    // Ragged M or N: split off the edges, when there is an interior and no
+    // epilogue to split along with the GEMM.
+    if (p.epilogueOps > 0)
+      return fail("block tiles do not divide M and N under an epilogue");
+    if (p.m < t.blockM || p.n < t.blockN)
+      return fail("the problem is smaller than one block tile");
+    t.splitM = p.m % t.blockM ? p.m - p.m % t.blockM : 0;
+    t.splitN = p.n % t.blockN ? p.n - p.n % t.blockN : 0;
+  }
   int64_t bits = p.lhsType.getIntOrFloatBitWidth();
   if (bits != static_cast<int64_t>(p.rhsType.getIntOrFloatBitWidth()))
     return fail("mixed operand widths");
@@ -156,11 +164,18 @@ constexpr llvm::StringLiteral kStagedTemplate = R"mlir(transform.named_sequence 
   %init = transform.structured.match attributes{vibegemm.role = "init"} in %func : (!transform.any_op) -> !transform.any_op
 E|  %epi = transform.structured.match attributes{vibegemm.role = "epilogue0"} in %func : (!transform.any_op) -> !transform.any_op
   // 1. Block tiles; the fill (and the GEMM under an epilogue) are fused in.
-N|  %tmm, %blk = transform.structured.tile_using_forall %root tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-N|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+X|  // Ragged M or N: the fill runs as its own kernel, and the GEMM is split
+X|  // into an interior the block tile divides and edges the direct schedule
+X|  // covers, each accumulating onto the filled output.
+X|  %fill_b, %fill_blk = transform.structured.tile_using_forall %init tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+X|  %fill_t, %fill_thr = transform.structured.tile_using_forall %fill_b num_threads [{BDY}, {BDX}] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+{SPLIT}
+N|  %tmm, %blk = transform.structured.tile_using_forall {GEMM} tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+NF|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 E|  %tepi, %blk = transform.structured.tile_using_forall %epi tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
 E|  %tmm, %blk1 = transform.structured.fuse_into_containing_op %root into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 E|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk1 : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+{EDGES}
   // 2. The K loop.
   %kmm, %kloop = transform.structured.tile_using_for %tmm tile_sizes [0, 0, %block_k] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
   // 3. A and B K-tiles become explicit copies, split over all threads.
@@ -173,7 +188,7 @@ E|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk
   }
   // 4. Register tiles per thread.
   %thmm, %thr = transform.structured.tile_using_forall %padded tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-  %thfill, %thr2 = transform.structured.tile_using_forall %bfill tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+F|  %thfill, %thr2 = transform.structured.tile_using_forall %bfill tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
 E|  %thepi, %thr3 = transform.structured.tile_using_forall %tepi tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
   transform.apply_patterns to %func {
     transform.apply_patterns.canonicalization
@@ -184,7 +199,7 @@ E|  %thepi, %thr3 = transform.structured.tile_using_forall %tepi tile_sizes [%th
   transform.structured.vectorize %copy_a vector_sizes [{COPYA}] : !transform.any_op
   transform.structured.vectorize %copy_b vector_sizes [{COPYB}] : !transform.any_op
   transform.structured.vectorize %thmm : !transform.any_op
-  transform.structured.vectorize %thfill : !transform.any_op
+F|  transform.structured.vectorize %thfill : !transform.any_op
 E|  transform.structured.vectorize %thepi : !transform.any_op
   // 5. The staged tiles live in shared memory (address space 3).
   %smem, %smem_ops = transform.structured.bufferize_to_allocation %pad_forall {memory_space = {SMEM_SPACE}, bufferize_destination_only, alloc_op = "memref.alloca"} : !transform.any_op
@@ -204,11 +219,20 @@ E|  transform.structured.vectorize %thepi : !transform.any_op
   transform.structured.vectorize %copies : !transform.any_op
   %allocas = transform.structured.match ops{["memref.alloca"]} in %bf : (!transform.any_op) -> !transform.op<"memref.alloca">
   %smem_get, %smem_global = transform.memref.alloca_to_global %allocas : (!transform.op<"memref.alloca">) -> (!transform.any_op, !transform.any_op)
+{EDGE_PROMOTE}
   // 7. Map to blocks and threads.
-G|  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-G|  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
-G|  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
-G|  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+GF|  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+GF|  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
+GF|  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
+GF|  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+GX|  // One kernel per block-mapped loop: fill, interior, edges.
+GX|  %block_loops = transform.structured.match ops{["scf.forall"]} attributes{mapping = [#gpu.block<y>, #gpu.block<x>]} in %bf : (!transform.any_op) -> !transform.any_op
+GX|  transform.foreach %block_loops : !transform.any_op {
+GX|  ^bb0(%block_loop: !transform.any_op):
+GX|    %launch = transform.gpu.map_forall_to_blocks %block_loop generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+GX|    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
+GX|  }
+GX|  %f2 = transform.structured.match ops{["func.func"]} in %bf : (!transform.any_op) -> !transform.any_op
 C|  // CPU check: blocks and threads run as sequential loops, which keeps the
 C|  // order the barriers enforce on the GPU.
 C|  %foralls = transform.structured.match ops{["scf.forall"]} in %bf : (!transform.any_op) -> !transform.any_op
@@ -248,14 +272,26 @@ E|  transform.memref.erase_dead_alloc_and_stores %h : (!transform.any_op) -> ()
 /// Replaces every `{KEY}` in `text` and keeps or drops `E|`/`N|` lines.
 std::string instantiate(StringRef text,
                         ArrayRef<std::pair<StringRef, std::string>> values,
-                        bool hasEpilogue, bool cpuCheck) {
+                        bool hasEpilogue, bool cpuCheck, bool split) {
   std::string out;
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
   for (StringRef line : lines) {
+    // Tags, in this order: E (epilogue) / N (none), then F (fill fused) / X
+    // (split), G (GPU mapping) / C (CPU check); GF and GX combine two.
     if (line.consume_front("E|") && !hasEpilogue)
       continue;
+    if (line.consume_front("NF|") && (hasEpilogue || split))
+      continue;
     if (line.consume_front("N|") && hasEpilogue)
+      continue;
+    if (line.consume_front("F|") && split)
+      continue;
+    if (line.consume_front("X|") && !split)
+      continue;
+    if (line.consume_front("GF|") && (cpuCheck || split))
+      continue;
+    if (line.consume_front("GX|") && (cpuCheck || !split))
       continue;
     if (line.consume_front("G|") && cpuCheck)
       continue;
@@ -268,9 +304,57 @@ std::string instantiate(StringRef text,
            pos = l.find(pattern, pos + value.size()))
         l.replace(pos, pattern.size(), value);
     }
-    out += l + "\n";
+    if (!l.empty() || !line.empty())
+      out += l + "\n";
   }
   return out;
+}
+
+/// The split section: cuts the GEMM at the largest multiples of the block
+/// tile, leaving the interior handle in `%interior`.
+std::string writeSplit(const SimtTiling &t) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const char *split = "  %{0} = transform.structured.split %{1} after {2} "
+                      "{{dimension = {3}} : !transform.any_op\n"
+                      "  %{4}, %{5} = transform.split_handle %{0} : "
+                      "(!transform.any_op) -> (!transform.any_op, "
+                      "!transform.any_op)\n";
+  std::string current = "root";
+  if (t.splitM) {
+    os << llvm::formatv(split, "parts_m", current, t.splitM, 0, "interior_m",
+                        "edge_m");
+    current = "interior_m";
+  }
+  if (t.splitN) {
+    os << llvm::formatv(split, "parts_n", current, t.splitN, 1, "interior",
+                        "edge_n");
+    current = "interior";
+  }
+  os << "  %interior_gemm = transform.merge_handles %" << current
+     << " : !transform.any_op";
+  return text;
+}
+
+/// Direct tiling of each ragged edge: block tiles and a fixed thread grid.
+std::string writeEdges(const SimtTiling &t) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (StringRef edge : {"edge_m", "edge_n"}) {
+    if ((edge == "edge_m" && !t.splitM) || (edge == "edge_n" && !t.splitN))
+      continue;
+    os << llvm::formatv(
+        "  %{0}_b, %{0}_blk = transform.structured.tile_using_forall %{0} "
+        "tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, "
+        "#gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, "
+        "!transform.param<i64>) -> (!transform.any_op, !transform.any_op)\n"
+        "  %{0}_t, %{0}_thr = transform.structured.tile_using_forall %{0}_b "
+        "num_threads [{1}, {2}] (mapping = [#gpu.thread<y>, "
+        "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
+        "!transform.any_op)\n",
+        edge, t.blockM / t.threadM, t.blockN / t.threadN);
+  }
+  return text;
 }
 
 } // namespace
@@ -288,6 +372,7 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
                                problem.batch, problem.dtypeString())
                      .str();
   if (t.staged) {
+    bool split = t.splitM || t.splitN;
     auto str = [](int64_t v) { return std::to_string(v); };
     return instantiate(
         kStagedTemplate,
@@ -307,8 +392,22 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
          {"TA", typeName(problem.lhsType)},
          {"TB", typeName(problem.rhsType)},
          {"TACC", typeName(problem.accType)},
-         {"SMEM_SPACE", cpuCheck ? "0" : "3"}},
-        !ops.epilogues.empty(), cpuCheck);
+         {"SMEM_SPACE", cpuCheck ? "0" : "3"},
+         {"GEMM", split ? "%interior_gemm" : "%root"},
+         {"SPLIT", split ? writeSplit(t) : ""},
+         {"EDGES", split ? writeEdges(t) : ""},
+         // Edge threads accumulate in a private copy of their C tile; the
+         // interior's GEMMs were vectorized away, so only edges match.
+         {"EDGE_PROMOTE",
+          split ? "  %edge_gemms = transform.structured.match attributes"
+                  "{vibegemm.role = \"root\"} in %bf : (!transform.any_op) "
+                  "-> !transform.any_op\n"
+                  "  %edge_promoted = transform.structured.promote "
+                  "%edge_gemms {operands_to_promote = [2], use_alloca, "
+                  "use_full_tiles_by_default} : (!transform.any_op) -> "
+                  "!transform.any_op"
+                : ""}},
+        !ops.epilogues.empty(), cpuCheck, split);
   }
   return writeDirectSchedule(problem, t, ops, sequenceName, comment,
                              cpuCheck);

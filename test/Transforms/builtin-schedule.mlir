@@ -23,7 +23,8 @@ func.func @gemm(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x25
 
 // -----
 
-// Ragged shapes take the direct schedule, which predicates partial tiles.
+// A ragged shape smaller than one block tile takes the direct schedule,
+// whose fixed thread grid shrinks per-thread tiles at the edges.
 // CHECK-LABEL: transform.named_sequence @ragged_d0
 //   CHECK-NOT:     map_copy_to_threads
 //       CHECK:     transform.gpu.map_forall_to_blocks

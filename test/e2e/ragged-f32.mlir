@@ -2,9 +2,13 @@
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/ragged_d0.ptx -o %t.cubin %}
 
-// 8205x2949x5921: no power-of-two tile divides it; partial tiles are predicated.
+// 8205x2949x5921: no power-of-two tile divides it. A fill kernel, the staged
+// interior (8192x2944), and two direct edge kernels.
 // CHECK-LABEL: func.func @ragged_d0(
-//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_0
+//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_0 blocks in (%c24, %c65, %c1)
+//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_1 blocks in (%c23, %c64, %c1)
+//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_2
+//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_3
 //       CHECK: gpu.binary @ragged_d0_kernels
 func.func @ragged(%a: tensor<8205x5921xf32>, %b: tensor<5921x2949xf32>) -> tensor<8205x2949xf32> {
   %zero = arith.constant 0.0 : f32

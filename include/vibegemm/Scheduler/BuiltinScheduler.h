@@ -24,6 +24,9 @@ struct SimtTiling {
   /// Staged path: A and B K-tiles go through shared memory and the
   /// accumulator stays in registers. Needs tiles that divide the problem.
   bool staged = false;
+  /// Where a ragged M or N is split into a divisible interior and an edge
+  /// (0: no split along that dimension).
+  int64_t splitM = 0, splitN = 0;
   /// Why the staged path was not taken, for the script's comment.
   std::string fallbackReason;
   /// Bits each thread copies per global->shared transfer, and the
