@@ -1,8 +1,8 @@
-"""float64 reference for examples/gemm_f32.mlir: C = A @ B.
+"""float64 reference for a plain GEMM plan: C = A @ B.
 
-Inputs (arg_index order): a[4096x4096] f32, b[4096x4096] f32.
-Output (result_index order): c[4096x4096] f32, checked with the f32
-tolerance (1e-4 relative) by vibegemm_run_plan.py.
+Used for examples/gemm_f32.mlir and the e2e inputs ragged-f32, ragged-k-f32
+and batch-matmul-f16 (numpy/cupy matmul broadcasts over a batch dimension).
+Inputs (arg_index order): a, b. Output (result_index order): c.
 """
 
 
