@@ -7,6 +7,7 @@
 
 #include "vibegemm/Target/TargetInfo.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -32,3 +33,12 @@ const TargetInfo *mlir::vibegemm::lookupTarget(llvm::StringRef name) {
 }
 
 llvm::StringRef mlir::vibegemm::knownTargets() { return "sm_80, sm_90, sm_90a"; }
+
+const TargetInfo *mlir::vibegemm::lookupTargetOrEmitError(llvm::StringRef name,
+                                                          Location loc) {
+  const TargetInfo *info = lookupTarget(name);
+  if (!info)
+    emitError(loc, "unknown target '")
+        << name << "'; known: " << knownTargets();
+  return info;
+}

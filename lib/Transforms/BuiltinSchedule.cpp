@@ -27,12 +27,10 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const vibegemm::TargetInfo *info = vibegemm::lookupTarget(target);
-    if (!info) {
-      module.emitError("unknown target '")
-          << target << "'; known: " << vibegemm::knownTargets();
+    const vibegemm::TargetInfo *info =
+        vibegemm::lookupTargetOrEmitError(target, module.getLoc());
+    if (!info)
       return signalPassFailure();
-    }
     SmallVector<func::FuncOp> dispatches = getDispatches(module);
     if (dispatches.empty()) {
       module.emitError("no dispatches to schedule; run "

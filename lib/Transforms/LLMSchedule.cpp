@@ -87,12 +87,10 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const vibegemm::TargetInfo *info = vibegemm::lookupTarget(target);
-    if (!info) {
-      module.emitError("unknown target '")
-          << target << "'; known: " << vibegemm::knownTargets();
+    const vibegemm::TargetInfo *info =
+        vibegemm::lookupTargetOrEmitError(target, module.getLoc());
+    if (!info)
       return signalPassFailure();
-    }
     if (measure != "auto" && measure != "on" && measure != "off") {
       module.emitError("measure must be auto, on or off, not '")
           << measure << "'";

@@ -172,12 +172,10 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const vibegemm::TargetInfo *info = vibegemm::lookupTarget(target);
-    if (!info) {
-      module.emitError("unknown target '")
-          << target << "'; known: " << vibegemm::knownTargets();
+    const vibegemm::TargetInfo *info =
+        vibegemm::lookupTargetOrEmitError(target, module.getLoc());
+    if (!info)
       return signalPassFailure();
-    }
     if (getSchedulesModule(module, /*create=*/false)) {
       module.emitError("schedules were not applied yet; run "
                        "--vibegemm-apply-schedules first");

@@ -8,6 +8,7 @@
 #ifndef VIBEGEMM_TARGET_TARGETINFO_H
 #define VIBEGEMM_TARGET_TARGETINFO_H
 
+#include "mlir/IR/Location.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -33,6 +34,10 @@ const TargetInfo *lookupTarget(llvm::StringRef name);
 
 /// Comma-separated names of the known targets, for diagnostics.
 llvm::StringRef knownTargets();
+
+/// The table entry for `name`; emits "unknown target" at `loc` and returns
+/// null when there is none.
+const TargetInfo *lookupTargetOrEmitError(llvm::StringRef name, Location loc);
 
 } // namespace mlir::vibegemm
 
