@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
-          cmake ninja-build ccache g++ python3)
+          cmake ninja-build ccache g++ python3 libgtest-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -21,4 +21,4 @@ fi
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
-ninja -C build vibegemm-opt
+ninja -C build vibegemm-opt vibegemm-unittests

@@ -21,7 +21,7 @@ llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["vibegemm-opt", "mlir-runner", "FileCheck", "not", "count"]
+tools = ["vibegemm-opt", "vibegemm-unittests", "mlir-runner", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(
     tools, [config.vibegemm_tools_dir, config.llvm_tools_dir])
 
