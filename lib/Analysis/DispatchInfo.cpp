@@ -73,6 +73,8 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   AffineMap mapB = root.getIndexingMapsArray()[1];
   p.transposeA = mapA.getDimPosition(mapA.getNumResults() - 1) != dims->k[0];
   p.transposeB = mapB.getDimPosition(mapB.getNumResults() - 1) == dims->k[0];
+  if (auto fuse = dispatch->getAttrOfType<BoolAttr>(kFuseEpiloguesAttr))
+    p.fuseEpilogues = fuse.getValue();
   dispatch.walk([&](Operation *op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
     if (!role)

@@ -44,6 +44,8 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
     return fail("batched GEMMs use the direct schedule for now");
   if (p.hasSoftmax || p.epilogueOps > 1)
     return fail("only a single elementwise epilogue is staged for now");
+  if (p.epilogueOps > 0 && !p.fuseEpilogues)
+    return fail("the dispatch asks for its epilogue in separate kernels");
   if (p.m % t.blockM || p.n % t.blockN) {
     // Ragged M or N: split off the edges, when there is an interior and no
     // epilogue to split along with the GEMM.
@@ -472,12 +474,15 @@ std::string writeDirectSchedule(const GemmProblem &problem,
 
   // The last fused elementwise op anchors the tiling; its producers are
   // fused in, last first, so each finds its consumer inside the loop.
-  std::string anchor = ops.epilogues.empty() ? "root" : ops.epilogues.back();
+  // Unfused epilogues get kernels of their own instead.
+  bool fused = problem.fuseEpilogues && !ops.epilogues.empty();
+  std::string anchor = fused ? ops.epilogues.back() : "root";
   SmallVector<std::string> producers;
-  for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
-    producers.push_back(ops.epilogues[i]);
-  if (!ops.epilogues.empty())
+  if (fused) {
+    for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
+      producers.push_back(ops.epilogues[i]);
     producers.push_back("root");
+  }
   if (ops.hasInit)
     producers.push_back("init");
 
@@ -511,6 +516,18 @@ std::string writeDirectSchedule(const GemmProblem &problem,
     fuse(p + "_b", loop, p + "_t", next);
     loop = next;
   }
+  if (!fused)
+    for (StringRef e : ops.epilogues)
+      os << llvm::formatv(
+          "  %{0}_b, %{0}_blk = transform.structured.tile_using_forall %{0} "
+          "tile_sizes [{1}%block_m, %block_n] (mapping = [{2}]) : "
+          "(!transform.any_op, !transform.param<i64>, !transform.param<i64>) "
+          "-> (!transform.any_op, !transform.any_op)\n"
+          "  %{0}_t, %{0}_thr = transform.structured.tile_using_forall %{0}_b "
+          "num_threads [{3}{4}, {5}] (mapping = [#gpu.thread<y>, "
+          "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
+          "!transform.any_op)\n",
+          e, lead, blockMap, batched ? "0, " : "", bdy, bdx);
   if (ops.hasSoftmax) {
     os << llvm::formatv(
         "  %s_tiled, %s_forall = transform.structured.tile_using_forall "
@@ -533,12 +550,12 @@ std::string writeDirectSchedule(const GemmProblem &problem,
      << anyOp << "\n";
   // Each thread accumulates its C tile in a private buffer (registers or
   // local memory) instead of reading and writing global memory every K step.
-  // Under an epilogue the accumulator is already a private temporary.
-  if (ops.epilogues.empty())
+  // Under a fused epilogue the accumulator is already a private temporary.
+  if (!fused)
     os << "  %thread_gemm = transform.structured.match attributes"
         "{vibegemm.role = \"root\"} in %buffers : "
      << anyOp << "\n";
-  if (ops.epilogues.empty())
+  if (!fused)
     os << "  %promoted = transform.structured.promote %thread_gemm "
         "{operands_to_promote = [2], use_alloca, use_full_tiles_by_default} : "
      << anyOp << "\n";
@@ -553,33 +570,26 @@ std::string writeDirectSchedule(const GemmProblem &problem,
     os << "  transform.yield\n}\n";
     return text;
   }
-  os << llvm::formatv("  %gemm_blocks = transform.structured.match "
-                      "ops{{[\"scf.forall\"]} attributes{{mapping = [{0}]} "
-                      "in %buffers : {1}\n",
-                      blockMap, anyOp);
-  os << "  %gemm_launch = transform.gpu.map_forall_to_blocks %gemm_blocks "
-        "generate_gpu_launch : "
-     << anyOp << "\n";
-  os << llvm::formatv("  %gemm_mapped = "
-                      "transform.gpu.map_nested_forall_to_threads "
-                      "%gemm_launch block_dims = [{0}, {1}, 1] : {2}\n",
-                      bdx, bdy, anyOp);
-  if (ops.hasSoftmax) {
-    os << "  %func2 = transform.get_parent_op %gemm_mapped {op_name = "
-          "\"func.func\"} : "
-       << anyOp << "\n";
-    os << "  %softmax_blocks = transform.structured.match "
-          "ops{[\"scf.forall\"]} attributes{mapping = [#gpu.block<x>]} in "
-          "%func2 : "
-       << anyOp << "\n";
-    os << "  %softmax_launch = transform.gpu.map_forall_to_blocks "
-          "%softmax_blocks generate_gpu_launch : "
-       << anyOp << "\n";
-    os << llvm::formatv("  %softmax_mapped = "
-                        "transform.gpu.map_nested_forall_to_threads "
-                        "%softmax_launch block_dims = [{0}, 1, 1] : {1}\n",
-                        kSoftmaxRowsPerBlock, anyOp);
-  }
+  // One kernel per block-mapped loop (the GEMM, unfused epilogues), then
+  // the softmax kernel, whose blocks are one-dimensional.
+  auto mapEach = [&](StringRef mapping, StringRef blockDims) {
+    os << llvm::formatv(
+        "  %loops_{0} = transform.structured.match ops{{[\"scf.forall\"]} "
+        "attributes{{mapping = [{1}]} in %buffers : {2}\n"
+        "  transform.foreach %loops_{0} : !transform.any_op {{\n"
+        "  ^bb0(%block_loop: !transform.any_op):\n"
+        "    %launch = transform.gpu.map_forall_to_blocks %block_loop "
+        "generate_gpu_launch : {2}\n"
+        "    %mapped = transform.gpu.map_nested_forall_to_threads %launch "
+        "block_dims = [{3}] : {2}\n"
+        "  }\n",
+        mapping.starts_with("#gpu.block<x>") ? "rows" : "tiles", mapping,
+        anyOp, blockDims);
+  };
+  mapEach(blockMap, llvm::formatv("{0}, {1}, 1", bdx, bdy).str());
+  if (ops.hasSoftmax)
+    mapEach("#gpu.block<x>",
+            llvm::formatv("{0}, 1, 1", kSoftmaxRowsPerBlock).str());
   os << "  transform.yield\n}\n";
   return text;
 }

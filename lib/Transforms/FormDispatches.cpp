@@ -163,8 +163,6 @@ private:
       }
     root->setAttr(kRoleAttr, StringAttr::get(root.getContext(), "root"));
     group.push_back(root);
-    if (!fuseEpilogues)
-      return group;
 
     int64_t rank = cast<ShapedType>(init.getType()).getRank();
     Value current = root->getResult(0);
@@ -214,6 +212,9 @@ private:
         last->getResultTypes());
     auto dispatch = func::FuncOp::create(builder, root.getLoc(), name, fnType);
     dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
+    if (group.back() != root.getOperation())
+      dispatch->setAttr(kFuseEpiloguesAttr,
+                        builder.getBoolAttr(fuseEpilogues));
     dispatch->setAttr(kFusionAttr,
                       builder.getStrArrayAttr(llvm::map_to_vector(
                           group, [](Operation *op) -> StringRef {

@@ -1,9 +1,13 @@
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
 // RUN:   | FileCheck %s
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches="fuse-epilogues=false" --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
+// RUN:   | FileCheck %s
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule | FileCheck %s --check-prefix=SCHEDULE
 
-// The staged schedule with a fused epilogue and a transposed bf16 weight.
+// The staged schedule with a fused epilogue and a transposed bf16 weight; and
+// the same dispatch with fusion off (direct schedule, epilogue kernel apart).
 // SCHEDULE: transform.memref.erase_dead_alloc_and_stores
 // CHECK: max_abs_err
 // CHECK-NEXT: {{[0-9.e+-]+}}

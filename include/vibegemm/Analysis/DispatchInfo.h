@@ -25,6 +25,10 @@ inline constexpr llvm::StringLiteral kIgnoreAttr = "vibegemm.ignore";
 inline constexpr llvm::StringLiteral kSignatureAttr = "vibegemm.signature";
 /// Names of the ops fused into a dispatch, in order.
 inline constexpr llvm::StringLiteral kFusionAttr = "vibegemm.fusion";
+/// Bool attribute on a dispatch: whether its epilogue runs in the GEMM's
+/// kernel (the default) or as kernels of its own. Schedules may override it.
+inline constexpr llvm::StringLiteral kFuseEpiloguesAttr =
+    "vibegemm.fuse_epilogues";
 /// Role of an op inside a dispatch: init, root, epilogue or softmax.
 inline constexpr llvm::StringLiteral kRoleAttr = "vibegemm.role";
 /// Symbol of the named sequence that schedules a dispatch.
@@ -41,6 +45,8 @@ struct GemmProblem {
   /// Number of fused consumers (elementwise and softmax).
   int epilogueOps = 0;
   bool hasSoftmax = false;
+  /// The dispatch's `vibegemm.fuse_epilogues` decision.
+  bool fuseEpilogues = true;
 
   double flops() const { return 2.0 * batch * m * n * k; }
   /// Element-type summary such as "bf16xbf16->f32".

@@ -62,8 +62,11 @@ def VibeGemmFormDispatchesPass
   let description = [{
     Finds GEMM roots (`linalg.matmul`, `linalg.batch_matmul`, and contraction
     `linalg.generic`s), pulls in the `linalg.fill` that initialises the
-    accumulator and, when `fuse-epilogues` is set, the chain of elementwise
-    `linalg.generic` and `linalg.softmax` consumers that only the GEMM feeds.
+    accumulator and the chain of elementwise `linalg.generic` and
+    `linalg.softmax` consumers that only the GEMM feeds. Whether those
+    consumers run in the GEMM's kernel is recorded as
+    `vibegemm.fuse_epilogues` (from `fuse-epilogues`), which schedules honour
+    or override.
     Each group becomes a `func.func` marked `vibegemm.dispatch`, carrying a
     stable `vibegemm.signature` key and the fusion decision
     (`vibegemm.fusion`, and a `vibegemm.role` on every op), and the original
@@ -78,7 +81,8 @@ def VibeGemmFormDispatchesPass
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let options = [
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
-           "Fuse elementwise and softmax consumers into the GEMM dispatch">,
+           "Run elementwise consumers in the GEMM's kernel (recorded as "
+           "vibegemm.fuse_epilogues on each dispatch)">,
     Option<"maxDim", "max-dim", "int64_t", /*default=*/"16777216",
            "Largest extent accepted for any tensor dimension">,
     Option<"maxTensorBytes", "max-tensor-bytes", "int64_t",
