@@ -47,13 +47,13 @@ linalg::LinalgOp vibegemm::getDispatchRoot(func::FuncOp dispatch) {
 FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   linalg::LinalgOp root = getDispatchRoot(dispatch);
   if (!root)
-    return dispatch.emitError("dispatch has no op marked vibegemm.role = "
+    return emitError(dispatch.getLoc(), "dispatch has no op marked vibegemm.role = "
                               "\"root\"");
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(root);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1 || dims->batch.size() > 1)
-    return root->emitError("GEMM root must have one M, N and K dimension "
+    return emitError(root->getLoc(), "GEMM root must have one M, N and K dimension "
                            "and at most one batch dimension");
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
   GemmProblem p;

@@ -366,7 +366,7 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
                             const SimtTiling &t, StringRef sequenceName,
                             bool cpuCheck) {
   if (t.blockM % t.threadM || t.blockN % t.threadN)
-    return dispatch.emitError("block tile must be a multiple of the thread "
+    return emitError(dispatch.getLoc(), "block tile must be a multiple of the thread "
                               "tile");
   DispatchOps ops = collectRoles(dispatch);
   auto comment = llvm::formatv("{0}: {1}x{2}x{3} (batch {4}), {5}",

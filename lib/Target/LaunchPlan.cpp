@@ -52,7 +52,7 @@ public:
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type)
-        return func.emitError("launch plans take memref arguments only");
+        return emitError(func.getLoc(), "launch plans take memref arguments only");
       bool isInput = static_cast<int64_t>(i) < numInputs;
       std::string name = isInput ? "arg" + std::to_string(i)
                                  : "res" + std::to_string(i - numInputs);
@@ -104,19 +104,19 @@ private:
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
             call, call.getCalleeAttr());
         if (!callee || callee.isExternal())
-          return call.emitError("launch plan cannot follow this call");
+          return emitError(call.getLoc(), "launch plan cannot follow this call");
         for (auto [operand, arg] :
              llvm::zip(call.getOperands(), callee.getArguments())) {
           auto it = names.find(operand);
           if (it == names.end())
-            return call.emitError("call operand is not a known buffer");
+            return emitError(call.getLoc(), "call operand is not a known buffer");
           names[arg] = it->second;
         }
         if (failed(walk(callee, /*isTop=*/false)))
           return failure();
         continue;
       }
-      return op.emitError("a launch plan cannot express '")
+      return emitError(op.getLoc(), "a launch plan cannot express '")
              << op.getName() << "' in host code";
     }
     (void)isTop;
@@ -126,7 +126,7 @@ private:
   LogicalResult addAllocation(memref::AllocOp alloc, bool inDispatch) {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape())
-      return alloc.emitError("launch plans need static allocations");
+      return emitError(alloc.getLoc(), "launch plans need static allocations");
     std::string name;
     llvm::json::Object buffer;
     if (inDispatch) {
@@ -161,26 +161,26 @@ private:
     if (!constant(grid.x, g[0]) || !constant(grid.y, g[1]) ||
         !constant(grid.z, g[2]) || !constant(block.x, b[0]) ||
         !constant(block.y, b[1]) || !constant(block.z, b[2]))
-      return launch.emitError("launch plans need constant grid and block "
+      return emitError(launch.getLoc(), "launch plans need constant grid and block "
                               "sizes");
     int64_t shared = 0;
     if (Value dyn = launch.getDynamicSharedMemorySize())
       if (!constant(dyn, shared))
-        return launch.emitError("dynamic shared memory size must be "
+        return emitError(launch.getLoc(), "dynamic shared memory size must be "
                                 "constant");
     llvm::json::Array args;
     for (Value operand : launch.getKernelOperands()) {
       if (isa<MemRefType>(operand.getType())) {
         auto it = names.find(operand);
         if (it == names.end())
-          return launch.emitError("kernel operand is not a whole buffer "
+          return emitError(launch.getLoc(), "kernel operand is not a whole buffer "
                                   "(a view?); launch plans pass buffers");
         args.push_back(llvm::json::Object{{"buffer", it->second}});
         continue;
       }
       Attribute attr;
       if (!matchPattern(operand, m_Constant(&attr)))
-        return launch.emitError("scalar kernel operand is not a constant");
+        return emitError(launch.getLoc(), "scalar kernel operand is not a constant");
       if (auto i = dyn_cast<IntegerAttr>(attr)) {
         bool is32 = i.getType().isInteger(32);
         args.push_back(llvm::json::Object{{is32 ? "i32" : "i64", i.getInt()}});
@@ -188,7 +188,7 @@ private:
         args.push_back(
             llvm::json::Object{{"f32", f.getValue().convertToDouble()}});
       } else {
-        return launch.emitError("unsupported scalar kernel operand");
+        return emitError(launch.getLoc(), "unsupported scalar kernel operand");
       }
     }
     launches.push_back(llvm::json::Object{

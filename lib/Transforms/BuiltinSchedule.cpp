@@ -33,7 +33,7 @@ public:
       return signalPassFailure();
     SmallVector<func::FuncOp> dispatches = getDispatches(module);
     if (dispatches.empty()) {
-      module.emitError("no dispatches to schedule; run "
+      emitError(module.getLoc(), "no dispatches to schedule; run "
                        "--vibegemm-form-dispatches first");
       return signalPassFailure();
     }

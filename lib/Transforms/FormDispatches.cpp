@@ -76,7 +76,7 @@ public:
       anyGemm |= *formed > 0;
     }
     if (!anyGemm) {
-      module.emitError("no GEMM found: vibegemm compiles linalg.matmul, "
+      emitError(module.getLoc(), "no GEMM found: vibegemm compiles linalg.matmul, "
                        "linalg.batch_matmul and contraction linalg.generic "
                        "ops on static-shaped tensors");
       return signalPassFailure();
@@ -118,7 +118,7 @@ private:
       if (isa<linalg::ConvolutionOpInterface>(op) ||
           op->getName().getStringRef().starts_with("linalg.conv") ||
           op->getName().getStringRef().starts_with("linalg.depthwise_conv")) {
-        op->emitError("convolutions are not supported; vibegemm compiles "
+        emitError(op->getLoc(), "convolutions are not supported; vibegemm compiles "
                       "GEMMs and their epilogues");
         return WalkResult::interrupt();
       }
@@ -147,7 +147,7 @@ private:
     // Whatever is left has no kernel to run in.
     for (Operation &op : func.getBody().getOps())
       if (!isHostOp(&op))
-        return op.emitError("op is not part of any GEMM dispatch and "
+        return emitError(op.getLoc(), "op is not part of any GEMM dispatch and "
                             "vibegemm cannot compile it on its own yet");
     return index;
   }

@@ -92,12 +92,12 @@ public:
     if (!info)
       return signalPassFailure();
     if (measure != "auto" && measure != "on" && measure != "off") {
-      module.emitError("measure must be auto, on or off, not '")
+      emitError(module.getLoc(), "measure must be auto, on or off, not '")
           << measure << "'";
       return signalPassFailure();
     }
     if (measure == "on") {
-      module.emitError("measure=on needs the GPU runtime, which this build "
+      emitError(module.getLoc(), "measure=on needs the GPU runtime, which this build "
                        "of vibegemm does not include yet; use measure=auto "
                        "or measure=off");
       return signalPassFailure();
@@ -106,14 +106,6 @@ public:
     if (llmEndpoint.empty())
       llmEndpoint =
           llvm::sys::Process::GetEnv("VIBEGEMM_LLM_ENDPOINT").value_or("");
-    if (llmEndpoint.empty())
-      llvm::errs() << "vibegemm: no LLM endpoint configured; the built-in "
-                      "scheduler ran\n";
-    else
-      llvm::errs() << "vibegemm: LLM scheduling is not built yet; the "
-                      "built-in scheduler ran instead of " << llmEndpoint
-                   << "\n";
-
     // Form dispatches and schedule them.
     OpPassManager front(ModuleOp::getOperationName());
     front.addPass(createVibeGemmFormDispatchesPass());
@@ -142,6 +134,13 @@ public:
 
     if (failed(checkAndWrite(module, *info, records)))
       return signalPassFailure();
+    if (llmEndpoint.empty())
+      llvm::errs() << "vibegemm: no LLM endpoint configured; the built-in "
+                      "scheduler ran\n";
+    else
+      llvm::errs() << "vibegemm: LLM scheduling is not built yet; the "
+                      "built-in scheduler ran instead of " << llmEndpoint
+                   << "\n";
   }
 
 private:
@@ -150,7 +149,7 @@ private:
                               std::vector<DispatchRecord> &records) {
     std::optional<std::string> ptxasPath = vibegemm::findPtxas(ptxas);
     if (!ptxas.empty() && !ptxasPath)
-      return module.emitError("ptxas not found at ") << ptxas;
+      return emitError(module.getLoc(), "ptxas not found at ") << ptxas;
 
     std::map<std::string, std::string> files; // name -> contents
     auto ptxFile = [](StringRef moduleName) {
@@ -162,7 +161,7 @@ private:
       auto binary = module.lookupSymbol<gpu::BinaryOp>(record.name +
                                                        "_kernels");
       if (!binary)
-        return module.emitError("no gpu.binary for dispatch ") << record.name;
+        return emitError(module.getLoc(), "no gpu.binary for dispatch ") << record.name;
       std::string ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0])
                             .getObject()
                             .getValue()
@@ -182,7 +181,7 @@ private:
         vibegemm::PtxasResult checked =
             vibegemm::runPtxas(*ptxasPath, ptx, info.chip);
         if (!checked.accepted)
-          return module.emitError("ptxas rejected the PTX of dispatch ")
+          return emitError(module.getLoc(), "ptxas rejected the PTX of dispatch ")
                  << record.name << ":\n" << checked.log;
         json::Object resources = vibegemm::resourcesToJson(checked.kernels);
         for (auto &kv : resources)
@@ -264,7 +263,7 @@ private:
     if (artifactsDir.empty())
       return success();
     if (std::error_code ec = llvm::sys::fs::create_directories(artifactsDir))
-      return module.emitError("cannot create artifacts directory ")
+      return emitError(module.getLoc(), "cannot create artifacts directory ")
              << artifactsDir << ": " << ec.message();
     for (auto &[name, contents] : files)
       if (failed(writeArtifact(module.getLoc(), artifactsDir, name, contents)))

@@ -73,7 +73,7 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
       auto oldModule =
           symbols.lookup<gpu::GPUModuleOp>(launch.getKernelModuleName());
       if (!oldModule)
-        return launch.emitError("kernel module not found");
+        return emitError(launch.getLoc(), "kernel module not found");
       auto kernel = oldModule.lookupSymbol<gpu::GPUFuncOp>(
           launch.getKernelName());
       std::string kernelName =
@@ -91,7 +91,7 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
           auto fresh = builder.getStringAttr(
               (name.getValue() + "_k" + Twine(i)).str());
           if (failed(SymbolTable::replaceAllSymbolUses(name, fresh, kernel)))
-            return kernel.emitError("cannot rename symbol ") << name;
+            return emitError(kernel.getLoc(), "cannot rename symbol ") << name;
           SymbolTable::setSymbolName(&op, fresh);
         }
         op.moveBefore(merged.getBody(), std::prev(merged.getBody()->end()));
@@ -118,12 +118,12 @@ LogicalResult privatizeKernelAllocations(ModuleOp module) {
   for (memref::AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape())
-      return alloc.emitError("kernel allocates a dynamically sized buffer; "
+      return emitError(alloc.getLoc(), "kernel allocates a dynamically sized buffer; "
                              "the schedule must give it a static size");
     int64_t bytes =
         type.getNumElements() * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     if (bytes > kMaxPrivateBytes)
-      return alloc.emitError("kernel allocates ")
+      return emitError(alloc.getLoc(), "kernel allocates ")
              << bytes << " bytes per thread (limit " << kMaxPrivateBytes
              << "); stage it in shared memory or tile it smaller";
     if (llvm::any_of(alloc->getUsers(),
@@ -177,7 +177,7 @@ public:
     if (!info)
       return signalPassFailure();
     if (getSchedulesModule(module, /*create=*/false)) {
-      module.emitError("schedules were not applied yet; run "
+      emitError(module.getLoc(), "schedules were not applied yet; run "
                        "--vibegemm-apply-schedules first");
       return signalPassFailure();
     }
@@ -194,6 +194,8 @@ public:
         failed(runTextPipeline(module, kOutlineKernelsPipeline)))
       return signalPassFailure();
     WalkResult leftover = module.walk([](func::FuncOp func) {
+      if (func->hasAttr(kIgnoreAttr))
+        return WalkResult::advance();
       bool hostLinalg = false;
       func.walk([&](Operation *op) {
         if (op->getDialect() &&
@@ -203,7 +205,7 @@ public:
       });
       if (!hostLinalg)
         return WalkResult::advance();
-      func.emitError("the schedule left work outside any gpu.launch; every "
+      emitError(func.getLoc(), "the schedule left work outside any gpu.launch; every "
                      "linalg op of a dispatch must be mapped to the GPU");
       return WalkResult::interrupt();
     });
@@ -217,7 +219,7 @@ private:
   LogicalResult runTextPipeline(ModuleOp module, StringRef text) {
     OpPassManager pm(ModuleOp::getOperationName());
     if (failed(parsePassPipeline(text, pm)))
-      return module.emitError("internal pipeline does not parse: ") << text;
+      return emitError(module.getLoc(), "internal pipeline does not parse: ") << text;
     return runPipeline(pm, module);
   }
 };

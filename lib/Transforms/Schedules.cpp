@@ -47,7 +47,7 @@ LogicalResult vibegemm::attachSchedule(func::FuncOp dispatch,
   auto sequences = llvm::to_vector(
       parsed->getOps<transform::NamedSequenceOp>());
   if (sequences.size() != 1)
-    return dispatch.emitError("a schedule must hold exactly one "
+    return emitError(dispatch.getLoc(), "a schedule must hold exactly one "
                               "transform.named_sequence, found ")
            << sequences.size();
   transform::NamedSequenceOp sequence = sequences.front();
@@ -68,14 +68,14 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
                                       ModuleOp schedules) {
   auto ref = dispatch->getAttrOfType<FlatSymbolRefAttr>(kScheduleAttr);
   if (!ref)
-    return dispatch.emitError("dispatch has no schedule; run "
+    return emitError(dispatch.getLoc(), "dispatch has no schedule; run "
                               "--vibegemm-builtin-schedule or llm-schedule "
                               "first");
   auto sequence = schedules ? SymbolTable::lookupNearestSymbolFrom<
                                   transform::NamedSequenceOp>(schedules, ref)
                             : nullptr;
   if (!sequence)
-    return dispatch.emitError("schedule ") << ref << " not found";
+    return emitError(dispatch.getLoc(), "schedule ") << ref << " not found";
   transform::TransformOptions options;
   options.enableExpensiveChecks(false);
   return transform::applyTransformNamedSequence(dispatch, sequence, schedules,
