@@ -9,8 +9,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AsmState.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -23,8 +23,7 @@ std::string vibegemm::typeName(Type type) {
 }
 
 std::string GemmProblem::dtypeString() const {
-  return typeName(lhsType) + "x" + typeName(rhsType) + "->" +
-         typeName(accType);
+  return typeName(lhsType) + "x" + typeName(rhsType) + "->" + typeName(accType);
 }
 
 bool vibegemm::isGemmRoot(linalg::LinalgOp op) {
@@ -47,14 +46,16 @@ linalg::LinalgOp vibegemm::getDispatchRoot(func::FuncOp dispatch) {
 FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   linalg::LinalgOp root = getDispatchRoot(dispatch);
   if (!root)
-    return emitError(dispatch.getLoc(), "dispatch has no op marked vibegemm.role = "
-                              "\"root\"");
+    return emitError(dispatch.getLoc(),
+                     "dispatch has no op marked vibegemm.role = "
+                     "\"root\"");
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(root);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1 || dims->batch.size() > 1)
-    return emitError(root->getLoc(), "GEMM root must have one M, N and K dimension "
-                           "and at most one batch dimension");
+    return emitError(root->getLoc(),
+                     "GEMM root must have one M, N and K dimension "
+                     "and at most one batch dimension");
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
   GemmProblem p;
   p.m = ranges[dims->m[0]];
@@ -65,8 +66,7 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   p.lhsType = getElementTypeOrSelf(root.getDpsInputs()[0].getType());
   p.rhsType = getElementTypeOrSelf(root.getDpsInputs()[1].getType());
   p.accType = getElementTypeOrSelf(root.getDpsInits()[0].getType());
-  p.resultType =
-      getElementTypeOrSelf(dispatch.getFunctionType().getResult(0));
+  p.resultType = getElementTypeOrSelf(dispatch.getFunctionType().getResult(0));
   // Operand layout: transposed when K is not the innermost dim of A, or when
   // K is the innermost dim of B (B stored [N, K]).
   AffineMap mapA = root.getIndexingMapsArray()[0];
@@ -79,8 +79,7 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
     if (!role)
       return;
-    if (role.getValue().starts_with("epilogue") ||
-        role.getValue() == "softmax")
+    if (role.getValue().starts_with("epilogue") || role.getValue() == "softmax")
       ++p.epilogueOps;
     if (role.getValue() == "softmax")
       p.hasSoftmax = true;

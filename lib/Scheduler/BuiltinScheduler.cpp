@@ -16,7 +16,6 @@
 using namespace mlir;
 using namespace mlir::vibegemm;
 
-
 namespace {
 
 /// The per-thread tile `map_copy_to_threads` gives a rows x cols copy split
@@ -120,10 +119,9 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
 namespace {
 
 struct DispatchOps;
-std::string writeDirectSchedule(const GemmProblem &problem,
-                                const SimtTiling &t, const DispatchOps &ops,
-                                StringRef sequenceName, StringRef comment,
-                                bool cpuCheck);
+std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
+                                const DispatchOps &ops, StringRef sequenceName,
+                                StringRef comment, bool cpuCheck);
 
 /// Roles of the ops in a dispatch, in program order.
 struct DispatchOps {
@@ -152,7 +150,8 @@ DispatchOps collectRoles(func::FuncOp dispatch) {
 /// writeSimtSchedule; lines starting with `E|` are kept only when the
 /// dispatch has an epilogue, `N|` only when it has none, `G|` only for the
 /// GPU and `C|` only for the CPU check.
-constexpr llvm::StringLiteral kStagedTemplate = R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
+constexpr llvm::StringLiteral kStagedTemplate =
+    R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
   // {COMMENT}
   // Staged SIMT schedule: block tiles over M and N, a K loop whose A and B
   // tiles are copied cooperatively into shared memory, a {TM}x{TN} register
@@ -361,13 +360,15 @@ std::string writeEdges(const SimtTiling &t) {
 
 } // namespace
 
-FailureOr<std::string>
-vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
-                            const SimtTiling &t, StringRef sequenceName,
-                            bool cpuCheck) {
+FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
+                                                   const GemmProblem &problem,
+                                                   const SimtTiling &t,
+                                                   StringRef sequenceName,
+                                                   bool cpuCheck) {
   if (t.blockM % t.threadM || t.blockN % t.threadN)
-    return emitError(dispatch.getLoc(), "block tile must be a multiple of the thread "
-                              "tile");
+    return emitError(dispatch.getLoc(),
+                     "block tile must be a multiple of the thread "
+                     "tile");
   DispatchOps ops = collectRoles(dispatch);
   auto comment = llvm::formatv("{0}: {1}x{2}x{3} (batch {4}), {5}",
                                sequenceName, problem.m, problem.n, problem.k,
@@ -411,8 +412,7 @@ vibegemm::writeSimtSchedule(func::FuncOp dispatch, const GemmProblem &problem,
                 : ""}},
         !ops.epilogues.empty(), cpuCheck, split);
   }
-  return writeDirectSchedule(problem, t, ops, sequenceName, comment,
-                             cpuCheck);
+  return writeDirectSchedule(problem, t, ops, sequenceName, comment, cpuCheck);
 }
 
 namespace {
@@ -421,10 +421,9 @@ namespace {
 /// per-thread tiles shrink at ragged edges (so any shape works), operands
 /// read from global memory. A softmax consumer gets its own kernel, one row
 /// per thread.
-std::string writeDirectSchedule(const GemmProblem &problem,
-                                const SimtTiling &t, const DispatchOps &ops,
-                                StringRef sequenceName, StringRef comment,
-                                bool cpuCheck) {
+std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
+                                const DispatchOps &ops, StringRef sequenceName,
+                                StringRef comment, bool cpuCheck) {
   bool batched = problem.batch > 1;
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -434,16 +433,14 @@ std::string writeDirectSchedule(const GemmProblem &problem,
                         "(!transform.any_op) -> !transform.any_op\n",
                         var, role);
   };
-  auto knob = [&](StringRef name, int64_t value,
-                  ArrayRef<int64_t> options) {
-    os << llvm::formatv("  %{0} = transform.tune.knob<\"{0}\"> = {1} : i64 "
-                        "from options = [{2}] -> !transform.param<i64>\n",
-                        name, value,
-                        llvm::join(llvm::map_range(options,
-                                                   [](int64_t v) {
-                                                     return std::to_string(v);
-                                                   }),
-                                   ", "));
+  auto knob = [&](StringRef name, int64_t value, ArrayRef<int64_t> options) {
+    os << llvm::formatv(
+        "  %{0} = transform.tune.knob<\"{0}\"> = {1} : i64 "
+        "from options = [{2}] -> !transform.param<i64>\n",
+        name, value,
+        llvm::join(llvm::map_range(options,
+                                   [](int64_t v) { return std::to_string(v); }),
+                   ", "));
   };
   auto fuse = [&](StringRef producer, StringRef into, StringRef result,
                   StringRef loop) {
@@ -553,12 +550,13 @@ std::string writeDirectSchedule(const GemmProblem &problem,
   // Under a fused epilogue the accumulator is already a private temporary.
   if (!fused)
     os << "  %thread_gemm = transform.structured.match attributes"
-        "{vibegemm.role = \"root\"} in %buffers : "
-     << anyOp << "\n";
+          "{vibegemm.role = \"root\"} in %buffers : "
+       << anyOp << "\n";
   if (!fused)
     os << "  %promoted = transform.structured.promote %thread_gemm "
-        "{operands_to_promote = [2], use_alloca, use_full_tiles_by_default} : "
-     << anyOp << "\n";
+          "{operands_to_promote = [2], use_alloca, use_full_tiles_by_default} "
+          ": "
+       << anyOp << "\n";
   if (cpuCheck) {
     os << "  %foralls = transform.structured.match ops{[\"scf.forall\"]} "
           "in %buffers : "
@@ -583,8 +581,8 @@ std::string writeDirectSchedule(const GemmProblem &problem,
         "    %mapped = transform.gpu.map_nested_forall_to_threads %launch "
         "block_dims = [{3}] : {2}\n"
         "  }\n",
-        mapping.starts_with("#gpu.block<x>") ? "rows" : "tiles", mapping,
-        anyOp, blockDims);
+        mapping.starts_with("#gpu.block<x>") ? "rows" : "tiles", mapping, anyOp,
+        blockDims);
   };
   mapEach(blockMap, llvm::formatv("{0}, {1}, 1", bdx, bdy).str());
   if (ops.hasSoftmax)

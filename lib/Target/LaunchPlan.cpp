@@ -18,7 +18,6 @@
 using namespace mlir;
 using namespace mlir::vibegemm;
 
-
 std::string vibegemm::planDtype(Type type) {
   if (type.isF32())
     return "f32";
@@ -52,15 +51,16 @@ public:
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type)
-        return emitError(func.getLoc(), "launch plans take memref arguments only");
+        return emitError(func.getLoc(),
+                         "launch plans take memref arguments only");
       bool isInput = static_cast<int64_t>(i) < numInputs;
       std::string name = isInput ? "arg" + std::to_string(i)
                                  : "res" + std::to_string(i - numInputs);
       llvm::json::Object buffer = shapedBuffer(name, type);
       buffer["kind"] = isInput ? "input" : "output";
       buffer[isInput ? "arg_index" : "result_index"] =
-          isInput ? static_cast<int64_t>(i) : static_cast<int64_t>(i) -
-                                                  numInputs;
+          isInput ? static_cast<int64_t>(i)
+                  : static_cast<int64_t>(i) - numInputs;
       buffers.push_back(std::move(buffer));
       names[arg] = name;
     }
@@ -78,17 +78,15 @@ public:
 
 private:
   static llvm::json::Object shapedBuffer(StringRef name, MemRefType type) {
-    return llvm::json::Object{
-        {"name", name.str()},
-        {"shape", llvm::json::Array(type.getShape())},
-        {"dtype", planDtype(type.getElementType())}};
+    return llvm::json::Object{{"name", name.str()},
+                              {"shape", llvm::json::Array(type.getShape())},
+                              {"dtype", planDtype(type.getElementType())}};
   }
 
   LogicalResult walk(func::FuncOp func, bool isTop) {
     for (Operation &op : func.getBody().getOps()) {
       // Side-effect-free host ops (constants, poison) launch nothing.
-      if (isa<func::ReturnOp, memref::DeallocOp>(op) ||
-          isMemoryEffectFree(&op))
+      if (isa<func::ReturnOp, memref::DeallocOp>(op) || isMemoryEffectFree(&op))
         continue;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         if (failed(addAllocation(alloc, func->hasAttr("vibegemm.dispatch"))))
@@ -104,12 +102,14 @@ private:
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
             call, call.getCalleeAttr());
         if (!callee || callee.isExternal())
-          return emitError(call.getLoc(), "launch plan cannot follow this call");
+          return emitError(call.getLoc(),
+                           "launch plan cannot follow this call");
         for (auto [operand, arg] :
              llvm::zip(call.getOperands(), callee.getArguments())) {
           auto it = names.find(operand);
           if (it == names.end())
-            return emitError(call.getLoc(), "call operand is not a known buffer");
+            return emitError(call.getLoc(),
+                             "call operand is not a known buffer");
           names[arg] = it->second;
         }
         if (failed(walk(callee, /*isTop=*/false)))
@@ -161,26 +161,29 @@ private:
     if (!constant(grid.x, g[0]) || !constant(grid.y, g[1]) ||
         !constant(grid.z, g[2]) || !constant(block.x, b[0]) ||
         !constant(block.y, b[1]) || !constant(block.z, b[2]))
-      return emitError(launch.getLoc(), "launch plans need constant grid and block "
-                              "sizes");
+      return emitError(launch.getLoc(),
+                       "launch plans need constant grid and block "
+                       "sizes");
     int64_t shared = 0;
     if (Value dyn = launch.getDynamicSharedMemorySize())
       if (!constant(dyn, shared))
         return emitError(launch.getLoc(), "dynamic shared memory size must be "
-                                "constant");
+                                          "constant");
     llvm::json::Array args;
     for (Value operand : launch.getKernelOperands()) {
       if (isa<MemRefType>(operand.getType())) {
         auto it = names.find(operand);
         if (it == names.end())
-          return emitError(launch.getLoc(), "kernel operand is not a whole buffer "
-                                  "(a view?); launch plans pass buffers");
+          return emitError(launch.getLoc(),
+                           "kernel operand is not a whole buffer "
+                           "(a view?); launch plans pass buffers");
         args.push_back(llvm::json::Object{{"buffer", it->second}});
         continue;
       }
       Attribute attr;
       if (!matchPattern(operand, m_Constant(&attr)))
-        return emitError(launch.getLoc(), "scalar kernel operand is not a constant");
+        return emitError(launch.getLoc(),
+                         "scalar kernel operand is not a constant");
       if (auto i = dyn_cast<IntegerAttr>(attr)) {
         bool is32 = i.getType().isInteger(32);
         args.push_back(llvm::json::Object{{is32 ? "i32" : "i64", i.getInt()}});

@@ -12,23 +12,20 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::vibegemm;
 
-
-
 std::optional<std::string> mlir::vibegemm::findPtxas(llvm::StringRef hint) {
   if (!hint.empty())
     return llvm::sys::fs::can_execute(hint) ? std::optional(hint.str())
                                             : std::nullopt;
   llvm::SmallVector<std::string> dirs;
-  if (std::optional<std::string> home =
-          llvm::sys::Process::GetEnv("CUDA_HOME"))
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
     dirs.push_back(*home + "/bin");
   dirs.push_back("/usr/local/cuda/bin");
   for (const std::string &dir : dirs) {
@@ -37,13 +34,13 @@ std::optional<std::string> mlir::vibegemm::findPtxas(llvm::StringRef hint) {
     if (llvm::sys::fs::can_execute(path))
       return path.str().str();
   }
-  if (llvm::ErrorOr<std::string> found =
-          llvm::sys::findProgramByName("ptxas"))
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
     return *found;
   return std::nullopt;
 }
 
-std::vector<KernelResources> mlir::vibegemm::parsePtxasLog(llvm::StringRef log) {
+std::vector<KernelResources>
+mlir::vibegemm::parsePtxasLog(llvm::StringRef log) {
   std::vector<KernelResources> kernels;
   llvm::Regex entry("Compiling entry function '([^']+)'");
   llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
@@ -75,8 +72,9 @@ std::vector<KernelResources> mlir::vibegemm::parsePtxasLog(llvm::StringRef log) 
   return kernels;
 }
 
-PtxasResult mlir::vibegemm::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
-                               llvm::StringRef arch) {
+PtxasResult mlir::vibegemm::runPtxas(llvm::StringRef ptxasPath,
+                                     llvm::StringRef ptx,
+                                     llvm::StringRef arch) {
   PtxasResult result;
   llvm::SmallString<128> input, output, log;
   int fd;
@@ -93,13 +91,13 @@ PtxasResult mlir::vibegemm::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef 
   llvm::FileRemover removeInput(input), removeOutput(output), removeLog(log);
 
   std::string archFlag = ("-arch=" + arch).str();
-  llvm::SmallVector<llvm::StringRef> args = {
-      ptxasPath, archFlag, "-v", input, "-o", output};
+  llvm::SmallVector<llvm::StringRef> args = {ptxasPath, archFlag, "-v",
+                                             input,     "-o",     output};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
                                                 log.str()};
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(ptxasPath, args, std::nullopt,
-                                     redirects, /*SecondsToWait=*/120,
+  int rc = llvm::sys::ExecuteAndWait(ptxasPath, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/120,
                                      /*MemoryLimit=*/0, &error);
   if (auto buffer = llvm::MemoryBuffer::getFile(log))
     result.log = (*buffer)->getBuffer().str();
@@ -120,13 +118,13 @@ mlir::vibegemm::resourcesToJson(const std::vector<KernelResources> &kernels) {
     spills += k.spillStoreBytes + k.spillLoadBytes;
     stack = std::max(stack, k.stackBytes);
     shared = std::max(shared, k.sharedBytes);
-    perKernel.push_back(llvm::json::Object{
-        {"kernel", k.kernel},
-        {"registers", k.registers},
-        {"spill_store_bytes", k.spillStoreBytes},
-        {"spill_load_bytes", k.spillLoadBytes},
-        {"stack_bytes", k.stackBytes},
-        {"shared_bytes", k.sharedBytes}});
+    perKernel.push_back(
+        llvm::json::Object{{"kernel", k.kernel},
+                           {"registers", k.registers},
+                           {"spill_store_bytes", k.spillStoreBytes},
+                           {"spill_load_bytes", k.spillLoadBytes},
+                           {"stack_bytes", k.stackBytes},
+                           {"shared_bytes", k.sharedBytes}});
   }
   return llvm::json::Object{{"registers", registers},
                             {"spill_bytes", spills},

@@ -34,7 +34,7 @@ public:
     SmallVector<func::FuncOp> dispatches = getDispatches(module);
     if (dispatches.empty()) {
       emitError(module.getLoc(), "no dispatches to schedule; run "
-                       "--vibegemm-form-dispatches first");
+                                 "--vibegemm-form-dispatches first");
       return signalPassFailure();
     }
     for (func::FuncOp dispatch : dispatches) {
@@ -43,8 +43,7 @@ public:
       FailureOr<GemmProblem> problem = getGemmProblem(dispatch);
       if (failed(problem))
         return signalPassFailure();
-      vibegemm::SimtTiling tiling =
-          vibegemm::chooseSimtTiling(*problem, *info);
+      vibegemm::SimtTiling tiling = vibegemm::chooseSimtTiling(*problem, *info);
       FailureOr<std::string> script = vibegemm::writeSimtSchedule(
           dispatch, *problem, tiling, dispatch.getSymName(), cpuCheck);
       if (failed(script) || failed(attachSchedule(dispatch, *script)))

@@ -31,14 +31,16 @@ namespace {
 
 /// Ops that may stay in host code around dispatch calls.
 bool isHostOp(Operation *op) {
-  return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp,
-             arith::ConstantOp>(op);
+  return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp, arith::ConstantOp>(
+      op);
 }
 
-/// An elementwise consumer that can run in the GEMM's epilogue.
+/// An elementwise consumer, or a softmax over the last dimension, that can
+/// run in the GEMM's epilogue.
 bool isFusableEpilogue(Operation *op, int64_t gemmRank) {
-  if (isa<linalg::SoftmaxOp>(op))
-    return true;
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return softmax.getInputOperandType().getRank() == gemmRank &&
+           static_cast<int64_t>(softmax.getDimension()) == gemmRank - 1;
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInits() != 1 ||
       generic.getNumLoops() != generic.getNumParallelLoops() ||
@@ -76,9 +78,10 @@ public:
       anyGemm |= *formed > 0;
     }
     if (!anyGemm) {
-      emitError(module.getLoc(), "no GEMM found: vibegemm compiles linalg.matmul, "
-                       "linalg.batch_matmul and contraction linalg.generic "
-                       "ops on static-shaped tensors");
+      emitError(module.getLoc(),
+                "no GEMM found: vibegemm compiles linalg.matmul, "
+                "linalg.batch_matmul and contraction linalg.generic "
+                "ops on static-shaped tensors");
       return signalPassFailure();
     }
   }
@@ -95,8 +98,7 @@ private:
       if (!shaped)
         return success();
       if (!shaped.hasStaticShape())
-        return emitError(loc, "dynamic shapes are not supported yet: ")
-               << type;
+        return emitError(loc, "dynamic shapes are not supported yet: ") << type;
       int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
       for (int64_t dim : shaped.getShape()) {
         if (dim > maxDim)
@@ -118,8 +120,9 @@ private:
       if (isa<linalg::ConvolutionOpInterface>(op) ||
           op->getName().getStringRef().starts_with("linalg.conv") ||
           op->getName().getStringRef().starts_with("linalg.depthwise_conv")) {
-        emitError(op->getLoc(), "convolutions are not supported; vibegemm compiles "
-                      "GEMMs and their epilogues");
+        emitError(op->getLoc(),
+                  "convolutions are not supported; vibegemm compiles "
+                  "GEMMs and their epilogues");
         return WalkResult::interrupt();
       }
       for (Type type : op->getResultTypes())
@@ -147,8 +150,9 @@ private:
     // Whatever is left has no kernel to run in.
     for (Operation &op : func.getBody().getOps())
       if (!isHostOp(&op))
-        return emitError(op.getLoc(), "op is not part of any GEMM dispatch and "
-                            "vibegemm cannot compile it on its own yet");
+        return emitError(op.getLoc(),
+                         "op is not part of any GEMM dispatch and "
+                         "vibegemm cannot compile it on its own yet");
     return index;
   }
 
@@ -172,12 +176,14 @@ private:
       if (!isFusableEpilogue(user, rank))
         break;
       // Roles are indexed so a script can address each consumer.
-      std::string role =
-          isa<linalg::SoftmaxOp>(user)
-              ? std::string("softmax")
-              : ("epilogue" + Twine(epilogueIndex++)).str();
+      std::string role = isa<linalg::SoftmaxOp>(user)
+                             ? std::string("softmax")
+                             : ("epilogue" + Twine(epilogueIndex++)).str();
       user->setAttr(kRoleAttr, StringAttr::get(user->getContext(), role));
       group.push_back(user);
+      // A softmax ends the chain: schedules give it a kernel of its own.
+      if (isa<linalg::SoftmaxOp>(user))
+        break;
       current = user->getResult(0);
     }
     return group;
@@ -204,8 +210,8 @@ private:
 
     Operation *last = group.back();
     // Dispatches go to the end of the module, in the order they were formed.
-    auto builder = OpBuilder::atBlockEnd(
-        func->getParentOfType<ModuleOp>().getBody());
+    auto builder =
+        OpBuilder::atBlockEnd(func->getParentOfType<ModuleOp>().getBody());
     std::string name = (func.getSymName() + "_d" + Twine(index)).str();
     auto fnType = builder.getFunctionType(
         llvm::map_to_vector(inputs, [](Value v) { return v.getType(); }),
@@ -213,13 +219,11 @@ private:
     auto dispatch = func::FuncOp::create(builder, root.getLoc(), name, fnType);
     dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
     if (group.back() != root.getOperation())
-      dispatch->setAttr(kFuseEpiloguesAttr,
-                        builder.getBoolAttr(fuseEpilogues));
-    dispatch->setAttr(kFusionAttr,
-                      builder.getStrArrayAttr(llvm::map_to_vector(
-                          group, [](Operation *op) -> StringRef {
-                            return op->getName().getStringRef();
-                          })));
+      dispatch->setAttr(kFuseEpiloguesAttr, builder.getBoolAttr(fuseEpilogues));
+    dispatch->setAttr(kFusionAttr, builder.getStrArrayAttr(llvm::map_to_vector(
+                                       group, [](Operation *op) -> StringRef {
+                                         return op->getName().getStringRef();
+                                       })));
 
     Block *body = dispatch.addEntryBlock();
     IRMapping mapping;
@@ -230,10 +234,10 @@ private:
       bodyBuilder.clone(*op, mapping);
     for (Operation *op : group)
       bodyBuilder.clone(*op, mapping);
-    func::ReturnOp::create(bodyBuilder, last->getLoc(),
-                           llvm::map_to_vector(last->getResults(), [&](Value v) {
-                             return mapping.lookup(v);
-                           }));
+    func::ReturnOp::create(
+        bodyBuilder, last->getLoc(),
+        llvm::map_to_vector(last->getResults(),
+                            [&](Value v) { return mapping.lookup(v); }));
     dispatch->setAttr(kSignatureAttr,
                       StringAttr::get(ctx, computeSignature(dispatch)));
 

@@ -18,11 +18,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
-#include "llvm/Support/Format.h"
 
 #include <map>
 
@@ -97,9 +97,10 @@ public:
       return signalPassFailure();
     }
     if (measure == "on") {
-      emitError(module.getLoc(), "measure=on needs the GPU runtime, which this build "
-                       "of vibegemm does not include yet; use measure=auto "
-                       "or measure=off");
+      emitError(module.getLoc(),
+                "measure=on needs the GPU runtime, which this build "
+                "of vibegemm does not include yet; use measure=auto "
+                "or measure=off");
       return signalPassFailure();
     }
     std::string llmEndpoint = endpoint;
@@ -139,13 +140,12 @@ public:
                       "scheduler ran\n";
     else
       llvm::errs() << "vibegemm: LLM scheduling is not built yet; the "
-                      "built-in scheduler ran instead of " << llmEndpoint
-                   << "\n";
+                      "built-in scheduler ran instead of "
+                   << llmEndpoint << "\n";
   }
 
 private:
-  LogicalResult checkAndWrite(ModuleOp module,
-                              const vibegemm::TargetInfo &info,
+  LogicalResult checkAndWrite(ModuleOp module, const vibegemm::TargetInfo &info,
                               std::vector<DispatchRecord> &records) {
     std::optional<std::string> ptxasPath = vibegemm::findPtxas(ptxas);
     if (!ptxas.empty() && !ptxasPath)
@@ -158,31 +158,34 @@ private:
 
     json::Array dispatches;
     for (DispatchRecord &record : records) {
-      auto binary = module.lookupSymbol<gpu::BinaryOp>(record.name +
-                                                       "_kernels");
+      auto binary =
+          module.lookupSymbol<gpu::BinaryOp>(record.name + "_kernels");
       if (!binary)
-        return emitError(module.getLoc(), "no gpu.binary for dispatch ") << record.name;
+        return emitError(module.getLoc(), "no gpu.binary for dispatch ")
+               << record.name;
       std::string ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0])
                             .getObject()
                             .getValue()
                             .str();
-      json::Object candidate{{"index", 0},
-                             {"source", "builtin"},
-                             {"round", 0},
-                             {"script_hash", hashText(record.schedule)},
-                             {"status", "ok"},
-                             {"diagnostic", ""},
-                             {"time_ms", nullptr},
-                             {"tflops", nullptr},
-                             {"timing", "estimated"},
-                             {"estimated_ms", rooflineMs(record.problem,
-                                                         info)}};
+      json::Object candidate{
+          {"index", 0},
+          {"source", "builtin"},
+          {"round", 0},
+          {"script_hash", hashText(record.schedule)},
+          {"status", "ok"},
+          {"diagnostic", ""},
+          {"time_ms", nullptr},
+          {"tflops", nullptr},
+          {"timing", "estimated"},
+          {"estimated_ms", rooflineMs(record.problem, info)}};
       if (ptxasPath) {
         vibegemm::PtxasResult checked =
             vibegemm::runPtxas(*ptxasPath, ptx, info.chip);
         if (!checked.accepted)
-          return emitError(module.getLoc(), "ptxas rejected the PTX of dispatch ")
-                 << record.name << ":\n" << checked.log;
+          return emitError(module.getLoc(),
+                           "ptxas rejected the PTX of dispatch ")
+                 << record.name << ":\n"
+                 << checked.log;
         json::Object resources = vibegemm::resourcesToJson(checked.kernels);
         for (auto &kv : resources)
           candidate[kv.first] = std::move(kv.second);
@@ -207,16 +210,15 @@ private:
       dispatches.push_back(json::Object{
           {"name", record.name},
           {"signature", record.signature},
-          {"problem",
-           json::Object{{"batch", p.batch},
-                        {"m", p.m},
-                        {"n", p.n},
-                        {"k", p.k},
-                        {"dtypes", p.dtypeString()},
-                        {"transpose_a", p.transposeA},
-                        {"transpose_b", p.transposeB},
-                        {"fused_consumers", p.epilogueOps},
-                        {"flops", p.flops()}}},
+          {"problem", json::Object{{"batch", p.batch},
+                                   {"m", p.m},
+                                   {"n", p.n},
+                                   {"k", p.k},
+                                   {"dtypes", p.dtypeString()},
+                                   {"transpose_a", p.transposeA},
+                                   {"transpose_b", p.transposeB},
+                                   {"fused_consumers", p.epilogueOps},
+                                   {"flops", p.flops()}}},
           {"winner", 0},
           {"candidates", std::move(candidates)}});
     }

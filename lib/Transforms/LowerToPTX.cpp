@@ -31,7 +31,8 @@ namespace {
 constexpr llvm::StringLiteral kOutlinePipeline =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
+    "buffer-results-to-out-params{hoist-static-allocs=true "
+    "modify-public-functions=true},"
     "canonicalize,cse";
 
 /// Kernel outlining, once the launch bodies are final.
@@ -74,22 +75,22 @@ LogicalResult mergeKernelsPerDispatch(ModuleOp module) {
           symbols.lookup<gpu::GPUModuleOp>(launch.getKernelModuleName());
       if (!oldModule)
         return emitError(launch.getLoc(), "kernel module not found");
-      auto kernel = oldModule.lookupSymbol<gpu::GPUFuncOp>(
-          launch.getKernelName());
+      auto kernel =
+          oldModule.lookupSymbol<gpu::GPUFuncOp>(launch.getKernelName());
       std::string kernelName =
           (func.getSymName() + "_kernel_" + Twine(i)).str();
       kernel.setName(kernelName);
       // Shared-memory globals and other symbols the kernel uses come along;
       // a clashing name is renamed in the kernel first.
       SymbolTable mergedSymbols(merged);
-      for (Operation &op :
-           llvm::make_early_inc_range(oldModule.getBody()->without_terminator())) {
-        auto name = op.getAttrOfType<StringAttr>(
-            SymbolTable::getSymbolAttrName());
+      for (Operation &op : llvm::make_early_inc_range(
+               oldModule.getBody()->without_terminator())) {
+        auto name =
+            op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
         if (name && &op != kernel.getOperation() &&
             mergedSymbols.lookup(name)) {
-          auto fresh = builder.getStringAttr(
-              (name.getValue() + "_k" + Twine(i)).str());
+          auto fresh =
+              builder.getStringAttr((name.getValue() + "_k" + Twine(i)).str());
           if (failed(SymbolTable::replaceAllSymbolUses(name, fresh, kernel)))
             return emitError(kernel.getLoc(), "cannot rename symbol ") << name;
           SymbolTable::setSymbolName(&op, fresh);
@@ -118,16 +119,18 @@ LogicalResult privatizeKernelAllocations(ModuleOp module) {
   for (memref::AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape())
-      return emitError(alloc.getLoc(), "kernel allocates a dynamically sized buffer; "
-                             "the schedule must give it a static size");
-    int64_t bytes =
-        type.getNumElements() * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      return emitError(alloc.getLoc(),
+                       "kernel allocates a dynamically sized buffer; "
+                       "the schedule must give it a static size");
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     if (bytes > kMaxPrivateBytes)
       return emitError(alloc.getLoc(), "kernel allocates ")
              << bytes << " bytes per thread (limit " << kMaxPrivateBytes
              << "); stage it in shared memory or tile it smaller";
-    if (llvm::any_of(alloc->getUsers(),
-                     [](Operation *user) { return isa<memref::DeallocOp>(user); }))
+    if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
+          return isa<memref::DeallocOp>(user);
+        }))
       continue;
     OpBuilder builder(alloc);
     auto alloca = memref::AllocaOp::create(builder, alloc.getLoc(), type,
@@ -154,8 +157,7 @@ void forwardCopiesIntoOutParams(ModuleOp module) {
       auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
       if (!out || out.getOwner() != &func.getBody().front() ||
           static_cast<int64_t>(out.getArgNumber()) < numInputs.getInt() ||
-          !out.hasOneUse() || !alloc ||
-          alloc->getBlock() != copy->getBlock() ||
+          !out.hasOneUse() || !alloc || alloc->getBlock() != copy->getBlock() ||
           alloc.getType() != out.getType())
         continue;
       copy.erase();
@@ -178,7 +180,7 @@ public:
       return signalPassFailure();
     if (getSchedulesModule(module, /*create=*/false)) {
       emitError(module.getLoc(), "schedules were not applied yet; run "
-                       "--vibegemm-apply-schedules first");
+                                 "--vibegemm-apply-schedules first");
       return signalPassFailure();
     }
     // Launch plans map arguments back to inputs and results by position.
@@ -198,15 +200,15 @@ public:
         return WalkResult::advance();
       bool hostLinalg = false;
       func.walk([&](Operation *op) {
-        if (op->getDialect() &&
-            op->getDialect()->getNamespace() == "linalg" &&
+        if (op->getDialect() && op->getDialect()->getNamespace() == "linalg" &&
             !op->getParentOfType<gpu::GPUModuleOp>())
           hostLinalg = true;
       });
       if (!hostLinalg)
         return WalkResult::advance();
-      emitError(func.getLoc(), "the schedule left work outside any gpu.launch; every "
-                     "linalg op of a dispatch must be mapped to the GPU");
+      emitError(func.getLoc(),
+                "the schedule left work outside any gpu.launch; every "
+                "linalg op of a dispatch must be mapped to the GPU");
       return WalkResult::interrupt();
     });
     forwardCopiesIntoOutParams(module);
@@ -219,7 +221,8 @@ private:
   LogicalResult runTextPipeline(ModuleOp module, StringRef text) {
     OpPassManager pm(ModuleOp::getOperationName());
     if (failed(parsePassPipeline(text, pm)))
-      return emitError(module.getLoc(), "internal pipeline does not parse: ") << text;
+      return emitError(module.getLoc(), "internal pipeline does not parse: ")
+             << text;
     return runPipeline(pm, module);
   }
 };

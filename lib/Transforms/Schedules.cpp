@@ -44,17 +44,17 @@ LogicalResult vibegemm::attachSchedule(func::FuncOp dispatch,
       parseSourceString<ModuleOp>(wrapped, config, "schedule");
   if (!parsed)
     return failure();
-  auto sequences = llvm::to_vector(
-      parsed->getOps<transform::NamedSequenceOp>());
+  auto sequences =
+      llvm::to_vector(parsed->getOps<transform::NamedSequenceOp>());
   if (sequences.size() != 1)
     return emitError(dispatch.getLoc(), "a schedule must hold exactly one "
-                              "transform.named_sequence, found ")
+                                        "transform.named_sequence, found ")
            << sequences.size();
   transform::NamedSequenceOp sequence = sequences.front();
   sequence.setSymName(dispatch.getSymName());
 
-  ModuleOp schedules = getSchedulesModule(
-      dispatch->getParentOfType<ModuleOp>(), /*create=*/true);
+  ModuleOp schedules = getSchedulesModule(dispatch->getParentOfType<ModuleOp>(),
+                                          /*create=*/true);
   SymbolTable table(schedules);
   if (Operation *old = table.lookup(dispatch.getSymName()))
     old->erase();
@@ -68,12 +68,15 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
                                       ModuleOp schedules) {
   auto ref = dispatch->getAttrOfType<FlatSymbolRefAttr>(kScheduleAttr);
   if (!ref)
-    return emitError(dispatch.getLoc(), "dispatch has no schedule; run "
-                              "--vibegemm-builtin-schedule or llm-schedule "
-                              "first");
-  auto sequence = schedules ? SymbolTable::lookupNearestSymbolFrom<
-                                  transform::NamedSequenceOp>(schedules, ref)
-                            : nullptr;
+    return emitError(dispatch.getLoc(),
+                     "dispatch has no schedule; run "
+                     "--vibegemm-builtin-schedule or llm-schedule "
+                     "first");
+  auto sequence =
+      schedules
+          ? SymbolTable::lookupNearestSymbolFrom<transform::NamedSequenceOp>(
+                schedules, ref)
+          : nullptr;
   if (!sequence)
     return emitError(dispatch.getLoc(), "schedule ") << ref << " not found";
   transform::TransformOptions options;
@@ -82,8 +85,7 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
                                                 options);
 }
 
-std::string vibegemm::printSchedule(func::FuncOp dispatch,
-                                    ModuleOp schedules) {
+std::string vibegemm::printSchedule(func::FuncOp dispatch, ModuleOp schedules) {
   auto ref = dispatch->getAttrOfType<FlatSymbolRefAttr>(kScheduleAttr);
   if (!ref || !schedules)
     return "";

@@ -9,8 +9,8 @@
 #ifndef VIBEGEMM_SCHEDULER_BUILTINSCHEDULER_H
 #define VIBEGEMM_SCHEDULER_BUILTINSCHEDULER_H
 
-#include "vibegemm/Target/TargetInfo.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Target/TargetInfo.h"
 
 #include <string>
 
