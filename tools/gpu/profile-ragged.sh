@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine: per-kernel times of the ragged 8205x2949x5921
+# dispatch (fill, staged interior, two direct edges) and of the f32 4096^3
+# kernel, with Nsight Compute (clocks left as they are).
+# Usage (repo root): tools/gpu/profile-ragged.sh OUTDIR
+set -uo pipefail
+dest=${1:?output directory}
+mkdir -p "$dest" /tmp/vg /tmp/art
+tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
+export PATH=/usr/local/cuda/bin:$PATH
+vg() { LD_LIBRARY_PATH=/tmp/vg/lib build/bin/vibegemm-opt "$@"; }
+vg --llm-schedule="artifacts-dir=/tmp/art/ragged" test/e2e/ragged-f32.mlir -o /tmp/art/ragged.mlir
+vg --llm-schedule="artifacts-dir=/tmp/art/gemm" examples/gemm_f32.mlir -o /tmp/art/gemm.mlir
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+for plan in /tmp/art/ragged/ragged_d0.plan.json /tmp/art/gemm/gemm_d0.plan.json; do
+  "$ncu" --clock-control none --kernel-name regex:'_d0_kernel' --launch-count 8 \
+    --section SpeedOfLight --section Occupancy --csv --page details \
+    python3 python/vibegemm_run_plan.py "$plan" --reference python/references/gemm_f32.py \
+      --iters 1 --warmup 0 --no-spin --seed 7 >> "$dest/ncu.csv" 2>>"$dest/ncu.log"
+done
+python3 - "$dest/ncu.csv" <<'PY' | tee "$dest/summary.txt"
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]
+idx = {k: i for i, k in enumerate(head)}
+seen = set()
+for r in rows[1:]:
+    if r[0] == head[0]:
+        continue
+    key = (r[idx["Kernel Name"]], r[idx["Metric Name"]])
+    if key in seen:
+        continue
+    seen.add(key)
+    if r[idx["Metric Name"]] in ("Duration", "Compute (SM) Throughput", "Memory Throughput", "Achieved Occupancy", "Registers Per Thread"):
+        print(r[idx["Kernel Name"]], r[idx["Grid Size"]] if "Grid Size" in idx else "", r[idx["Metric Name"]], r[idx["Metric Value"]], r[idx["Metric Unit"]])
+PY
