@@ -337,7 +337,9 @@ std::string writeSplit(const SimtTiling &t) {
   return text;
 }
 
-/// Direct tiling of each ragged edge: block tiles and a fixed thread grid.
+/// Direct tiling of each ragged edge. Edges are thin strips with long K, so
+/// they get small block tiles with one output per thread: many blocks, and
+/// one dot product per thread instead of a dozen in sequence.
 std::string writeEdges(const SimtTiling &t) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -346,9 +348,9 @@ std::string writeEdges(const SimtTiling &t) {
       continue;
     os << llvm::formatv(
         "  %{0}_b, %{0}_blk = transform.structured.tile_using_forall %{0} "
-        "tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, "
-        "#gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, "
-        "!transform.param<i64>) -> (!transform.any_op, !transform.any_op)\n"
+        "tile_sizes [{1}, {2}] (mapping = [#gpu.block<y>, "
+        "#gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, "
+        "!transform.any_op)\n"
         "  %{0}_t, %{0}_thr = transform.structured.tile_using_forall %{0}_b "
         "num_threads [{1}, {2}] (mapping = [#gpu.thread<y>, "
         "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
