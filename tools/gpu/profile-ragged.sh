@@ -34,3 +34,8 @@ for r in rows[1:]:
     if r[idx["Metric Name"]] in ("Duration", "Compute (SM) Throughput", "Memory Throughput", "Achieved Occupancy", "Registers Per Thread"):
         print(r[idx["Kernel Name"]], r[idx["Grid Size"]] if "Grid Size" in idx else "", r[idx["Metric Name"]], r[idx["Metric Value"]], r[idx["Metric Unit"]])
 PY
+# And the whole ragged plan timed beside cuBLAS, as verify-examples.sh does.
+python3 python/vibegemm_run_plan.py /tmp/art/ragged/ragged_d0.plan.json \
+  --reference python/references/gemm_f32.py --seed 1234 \
+  --compare-cublas 8205 2949 5921 --dtype f32 --json "$dest/ragged_d0.json" \
+  2>>"$dest/run.log" | tee -a "$dest/summary.txt"
