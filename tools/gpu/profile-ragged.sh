@@ -14,26 +14,12 @@ vg --llm-schedule="artifacts-dir=/tmp/art/gemm" examples/gemm_f32.mlir -o /tmp/a
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 for plan in /tmp/art/ragged/ragged_d0.plan.json /tmp/art/gemm/gemm_d0.plan.json; do
   "$ncu" --clock-control none --kernel-name regex:'_d0_kernel' --launch-count 8 \
-    --section SpeedOfLight --section Occupancy --csv --page details \
+    --section SpeedOfLight --section Occupancy \
     python3 python/vibegemm_run_plan.py "$plan" --reference python/references/gemm_f32.py \
-      --iters 1 --warmup 0 --no-spin --seed 7 >> "$dest/ncu.csv" 2>>"$dest/ncu.log"
+      --iters 1 --warmup 0 --no-spin --seed 7 >> "$dest/ncu.txt" 2>&1
 done
-python3 - "$dest/ncu.csv" <<'PY' | tee "$dest/summary.txt"
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head = rows[0]
-idx = {k: i for i, k in enumerate(head)}
-seen = set()
-for r in rows[1:]:
-    if r[0] == head[0]:
-        continue
-    key = (r[idx["Kernel Name"]], r[idx["Metric Name"]])
-    if key in seen:
-        continue
-    seen.add(key)
-    if r[idx["Metric Name"]] in ("Duration", "Compute (SM) Throughput", "Memory Throughput", "Achieved Occupancy", "Registers Per Thread"):
-        print(r[idx["Kernel Name"]], r[idx["Grid Size"]] if "Grid Size" in idx else "", r[idx["Metric Name"]], r[idx["Metric Value"]], r[idx["Metric Unit"]])
-PY
+grep -E "_d0_kernel_[0-9]+ \(|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy" \
+  "$dest/ncu.txt" | tee "$dest/summary.txt"
 # And the whole ragged plan timed beside cuBLAS, as verify-examples.sh does.
 python3 python/vibegemm_run_plan.py /tmp/art/ragged/ragged_d0.plan.json \
   --reference python/references/gemm_f32.py --seed 1234 \
