@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -257,6 +258,7 @@ private:
                                  {"measured", false},
                                  {"reason", "this build has no GPU runtime; "
                                             "times are roofline estimates"}}},
+        {"toolchain", json::Object{{"llvm", LLVM_VERSION_STRING}}},
         {"ptxas", ptxasPath ? json::Value(*ptxasPath) : json::Value(nullptr)},
         {"db", dbPath.empty() ? json::Value(nullptr) : json::Value(dbPath)},
         {"dispatches", std::move(dispatches)}};
