@@ -221,6 +221,8 @@ E|  transform.structured.vectorize %thepi : !transform.any_op
   %allocas = transform.structured.match ops{["memref.alloca"]} in %bf : (!transform.any_op) -> !transform.op<"memref.alloca">
   %smem_get, %smem_global = transform.memref.alloca_to_global %allocas : (!transform.op<"memref.alloca">) -> (!transform.any_op, !transform.any_op)
 {EDGE_PROMOTE}
+  // The return op outlives the mapping and leads back to the function.
+  %ret = transform.structured.match ops{["func.return"]} in %bf : (!transform.any_op) -> !transform.any_op
   // 7. Map to blocks and threads.
 GF|  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
 GF|  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
@@ -233,7 +235,7 @@ GX|  ^bb0(%block_loop: !transform.any_op):
 GX|    %launch = transform.gpu.map_forall_to_blocks %block_loop generate_gpu_launch : (!transform.any_op) -> !transform.any_op
 GX|    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
 GX|  }
-GX|  %f2 = transform.structured.match ops{["func.func"]} in %bf : (!transform.any_op) -> !transform.any_op
+GX|  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
 C|  // CPU check: blocks and threads run as sequential loops, which keeps the
 C|  // order the barriers enforce on the GPU.
 C|  %foralls = transform.structured.match ops{["scf.forall"]} in %bf : (!transform.any_op) -> !transform.any_op
@@ -241,7 +243,7 @@ C|  transform.foreach %foralls : !transform.any_op {
 C|  ^bb0(%forall: !transform.any_op):
 C|    %as_loops = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op
 C|  }
-C|  %f2 = transform.structured.match ops{["func.func"]} in %bf : (!transform.any_op) -> !transform.any_op
+C|  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
   transform.apply_patterns to %f2 {
     transform.apply_patterns.canonicalization
     transform.apply_patterns.memref.fold_memref_alias_ops

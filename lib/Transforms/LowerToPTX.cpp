@@ -11,6 +11,7 @@
 #include "vibegemm/Transforms/Schedules.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
@@ -167,6 +168,16 @@ void forwardCopiesIntoOutParams(ModuleOp module) {
   }
 }
 
+/// Hoists accumulator transfers out of K loops inside each kernel. A script
+/// hoists them itself, but only where the output buffer has no other views;
+/// a dispatch with several kernels (split edges) views it from each, and
+/// only once outlined does every kernel see its own argument.
+void hoistKernelAccumulators(ModuleOp module) {
+  module.walk([](gpu::GPUFuncOp kernel) {
+    linalg::hoistRedundantVectorTransfers(kernel);
+  });
+}
+
 class LowerToPTXPass
     : public vibegemm::impl::VibeGemmLowerToPTXPassBase<LowerToPTXPass> {
 public:
@@ -212,6 +223,7 @@ public:
       return WalkResult::interrupt();
     });
     forwardCopiesIntoOutParams(module);
+    hoistKernelAccumulators(module);
     if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
         failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
       return signalPassFailure();
