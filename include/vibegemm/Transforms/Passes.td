@@ -137,12 +137,15 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
   let summary = "Schedule and compile every GEMM dispatch to PTX";
   let description = [{
     The user entry point. Forms dispatches, asks the scheduler for a transform
-    script per dispatch (an LLM at `endpoint` when one is configured, the
-    built-in scheduler otherwise), applies the winning scripts, lowers to
-    PTX, checks every kernel with `ptxas`, and writes the artifacts:
+    script per dispatch, applies the winning scripts, lowers to PTX, checks
+    every kernel with `ptxas`, and writes the artifacts:
     `<dispatch>.ptx`, `<dispatch>.schedule.mlir`, `<dispatch>.plan.json`,
     `<function>.plan.json` for functions with several dispatches, and
     `report.json`.
+
+    The LLM loop is not built yet: the built-in scheduler writes every
+    schedule, and stderr says so in one line (naming the endpoint when one
+    was configured). `measure=on` is refused until the GPU runtime exists.
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
