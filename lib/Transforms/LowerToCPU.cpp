@@ -22,12 +22,9 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-constexpr llvm::StringLiteral kCpuPipeline =
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true "
-    "modify-public-functions=true},"
-    "canonicalize,cse,convert-linalg-to-loops,"
+/// After the module-wide bufferization: everything to the LLVM dialect.
+constexpr llvm::StringLiteral kCpuLoweringPipeline =
+    "convert-linalg-to-loops,"
     "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
     "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
     "finalize-memref-to-llvm,convert-math-to-llvm,convert-to-llvm,"
@@ -43,7 +40,9 @@ public:
     for (func::FuncOp dispatch : getDispatches(module))
       markScriptBufferizedBoundary(dispatch);
     OpPassManager pm(ModuleOp::getOperationName());
-    if (failed(parsePassPipeline(kCpuPipeline, pm)) ||
+    std::string pipeline =
+        (kModuleBufferizationPipeline + "," + kCpuLoweringPipeline).str();
+    if (failed(parsePassPipeline(pipeline, pm)) ||
         failed(runPipeline(pm, module)))
       signalPassFailure();
   }

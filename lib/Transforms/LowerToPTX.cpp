@@ -28,14 +28,6 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-/// Host-side bufferization and kernel outlining.
-constexpr llvm::StringLiteral kOutlinePipeline =
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true "
-    "modify-public-functions=true},"
-    "canonicalize,cse";
-
 /// Kernel outlining, once the launch bodies are final.
 constexpr llvm::StringLiteral kOutlineKernelsPipeline =
     "func.func(gpu-launch-sink-index-computations),gpu-kernel-outlining";
@@ -202,7 +194,7 @@ public:
 
     for (func::FuncOp dispatch : getDispatches(module))
       markScriptBufferizedBoundary(dispatch);
-    if (failed(runTextPipeline(module, kOutlinePipeline)) ||
+    if (failed(runTextPipeline(module, kModuleBufferizationPipeline)) ||
         failed(privatizeKernelAllocations(module)) ||
         failed(runTextPipeline(module, kOutlineKernelsPipeline)))
       return signalPassFailure();
