@@ -140,6 +140,14 @@ private:
       if (isGemmRoot(op))
         roots.push_back(op);
     });
+    for (linalg::LinalgOp root : roots)
+      for (Value operand : root->getOperands()) {
+        Type elt = getElementTypeOrSelf(operand.getType());
+        if (!elt.isF32() && !elt.isF16() && !elt.isBF16())
+          return emitError(root->getLoc(), "GEMM element type ")
+                 << elt << " is not supported; vibegemm compiles f32, f16 "
+                 << "and bf16 operands (f32 accumulation)";
+      }
 
     int index = 0;
     for (linalg::LinalgOp root : roots) {
@@ -160,11 +168,22 @@ private:
   SmallVector<Operation *> collectGroup(linalg::LinalgOp root) {
     SmallVector<Operation *> group;
     Value init = root.getDpsInits()[0];
-    if (auto fill = init.getDefiningOp<linalg::FillOp>())
-      if (fill->hasOneUse()) {
-        fill->setAttr(kRoleAttr, StringAttr::get(fill.getContext(), "init"));
-        group.push_back(fill);
-      }
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    Operation *initOp = fill && fill->hasOneUse() ? fill.getOperation() : nullptr;
+    if (!initOp) {
+      // The GEMM accumulates onto a tensor it does not own: copy it into a
+      // fresh one first, so the kernel initialises its tiles like a fill.
+      OpBuilder builder(root);
+      auto type = cast<RankedTensorType>(init.getType());
+      Value empty = tensor::EmptyOp::create(builder, root.getLoc(),
+                                            type.getShape(),
+                                            type.getElementType());
+      initOp = linalg::CopyOp::create(builder, root.getLoc(), init, empty);
+      root->setOperand(root.getDpsInitOperand(0)->getOperandNumber(),
+                       initOp->getResult(0));
+    }
+    initOp->setAttr(kRoleAttr, StringAttr::get(root.getContext(), "init"));
+    group.push_back(initOp);
     root->setAttr(kRoleAttr, StringAttr::get(root.getContext(), "root"));
     group.push_back(root);
 
@@ -207,6 +226,17 @@ private:
         else
           inputs.insert(operand);
       }
+
+    // Function arguments keep their order, so a single-dispatch function and
+    // its dispatch take the same inputs; other values follow in first use.
+    SmallVector<Value> ordered = inputs.takeVector();
+    llvm::stable_sort(ordered, [](Value a, Value b) {
+      auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+      if (argA && argB)
+        return argA.getArgNumber() < argB.getArgNumber();
+      return argA && !argB;
+    });
+    inputs.insert(ordered.begin(), ordered.end());
 
     Operation *last = group.back();
     // Dispatches go to the end of the module, in the order they were formed.

@@ -60,3 +60,11 @@ func.func @leftover(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x
   } -> tensor<64xf32>
   return %r, %e : tensor<64x64xf32>, tensor<64xf32>
 }
+
+// -----
+
+func.func @int_gemm(%a: tensor<64x64xi32>, %b: tensor<64x64xi32>, %c: tensor<64x64xi32>) -> tensor<64x64xi32> {
+  // expected-error @+1 {{GEMM element type 'i32' is not supported}}
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xi32>, tensor<64x64xi32>) outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
+  return %r : tensor<64x64xi32>
+}

@@ -57,3 +57,15 @@ func.func @linear_relu(%x: tensor<64x16xbf16>, %w: tensor<32x16xbf16>, %bias: te
   } -> tensor<64x32xbf16>
   return %y : tensor<64x32xbf16>
 }
+
+// -----
+
+// A GEMM that accumulates onto an input gets an explicit copy as its init.
+// CHECK-LABEL: func.func @accumulate_d0(
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<16x8xf32>
+//       CHECK:   %[[C:.+]] = linalg.copy {vibegemm.role = "init"} ins(%arg2 : tensor<16x8xf32>) outs(%[[E]] : tensor<16x8xf32>)
+//       CHECK:   linalg.matmul {vibegemm.role = "root"} ins(%arg0, %arg1 : tensor<16x4xf32>, tensor<4x8xf32>) outs(%[[C]] : tensor<16x8xf32>)
+func.func @accumulate(%a: tensor<16x4xf32>, %b: tensor<4x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x4xf32>, tensor<4x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}

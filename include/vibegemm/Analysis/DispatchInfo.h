@@ -48,6 +48,7 @@ struct GemmProblem {
   /// The dispatch's `vibegemm.fuse_epilogues` decision.
   bool fuseEpilogues = true;
 
+
   double flops() const { return 2.0 * batch * m * n * k; }
   /// Element-type summary such as "bf16xbf16->f32".
   std::string dtypeString() const;
