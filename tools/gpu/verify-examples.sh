@@ -27,6 +27,7 @@ compile ragged test/e2e/ragged-f32.mlir
 compile bmm test/e2e/batch-matmul-f16.mlir
 compile softmax test/e2e/softmax-after-gemm.mlir
 compile ragged_k test/e2e/ragged-k-f32.mlir
+compile acc test/e2e/accumulate-input-f32.mlir
 run /tmp/art/gemm_f32/gemm_d0.plan.json python/references/gemm_f32.py \
   --compare-cublas 4096 4096 4096 --dtype f32
 # Twice, to see the run-to-run spread.
@@ -39,6 +40,7 @@ run /tmp/art/ragged/ragged_d0.plan.json python/references/gemm_f32.py \
   --compare-cublas 8205 2949 5921 --dtype f32
 run /tmp/art/ragged_k/ragged_k_d0.plan.json python/references/gemm_f32.py \
   --compare-cublas 1024 1024 1000 --dtype f32
+run /tmp/art/acc/gemm_acc_d0.plan.json python/references/gemm_accumulate_f32.py
 run /tmp/art/bmm/bmm_d0.plan.json python/references/gemm_f32.py
 run /tmp/art/softmax/gemm_softmax_d0.plan.json python/references/softmax_after_gemm.py
 cp /tmp/art/gemm_f32/report.json "$out/gemm_f32.report.json"
