@@ -64,7 +64,7 @@ public:
       buffers.push_back(std::move(buffer));
       names[arg] = name;
     }
-    if (failed(walk(func, /*isHost=*/true)))
+    if (failed(walk(func)))
       return failure();
     llvm::json::Object plan{{"version", 1},
                             {"function", func.getSymName().str()},
@@ -83,7 +83,7 @@ private:
                               {"dtype", planDtype(type.getElementType())}};
   }
 
-  LogicalResult walk(func::FuncOp func, bool isTop) {
+  LogicalResult walk(func::FuncOp func) {
     for (Operation &op : func.getBody().getOps()) {
       // Side-effect-free host ops (constants, poison) launch nothing.
       if (isa<func::ReturnOp, memref::DeallocOp>(op) || isMemoryEffectFree(&op))
@@ -112,14 +112,13 @@ private:
                              "call operand is not a known buffer");
           names[arg] = it->second;
         }
-        if (failed(walk(callee, /*isTop=*/false)))
+        if (failed(walk(callee)))
           return failure();
         continue;
       }
       return emitError(op.getLoc(), "a launch plan cannot express '")
              << op.getName() << "' in host code";
     }
-    (void)isTop;
     return success();
   }
 
