@@ -42,6 +42,9 @@ namespace {
 struct DispatchRecord {
   std::string name, signature, schedule;
   GemmProblem problem;
+  /// The built-in scheduler's choice, so users see which schedule ran and
+  /// why (the script's own comments do not survive parsing).
+  vibegemm::SimtTiling tiling;
 };
 
 std::string hashText(StringRef text) {
@@ -125,6 +128,7 @@ public:
       record.schedule = vibegemm::wrapForReplay(
           printSchedule(dispatch, schedules), record.name, record.name);
       record.problem = *getGemmProblem(dispatch);
+      record.tiling = vibegemm::chooseSimtTiling(record.problem, *info);
       records.push_back(std::move(record));
     }
 
@@ -220,6 +224,19 @@ private:
                                    {"transpose_b", p.transposeB},
                                    {"fused_consumers", p.epilogueOps},
                                    {"flops", p.flops()}}},
+          {"builtin_schedule",
+           json::Object{
+               {"kind", record.tiling.staged ? "staged" : "direct"},
+               {"why_not_staged",
+                record.tiling.staged
+                    ? json::Value(nullptr)
+                    : json::Value(record.tiling.fallbackReason)},
+               {"block", json::Array{record.tiling.blockM, record.tiling.blockN,
+                                     record.tiling.blockK}},
+               {"thread",
+                json::Array{record.tiling.threadM, record.tiling.threadN}},
+               {"split_m", record.tiling.splitM},
+               {"split_n", record.tiling.splitN}}},
           {"winner", 0},
           {"candidates", std::move(candidates)}});
     }

@@ -15,6 +15,11 @@
 //       CHECK:   gpu.launch_func @gemm_d0_kernels::@gemm_d0_kernel_0 blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in
 //       CHECK: gpu.binary @gemm_d0_kernels
 // REPORT: "dispatches": [
+// REPORT:   "builtin_schedule": {
+// REPORT:     "block": [
+// REPORT-NEXT:  128,
+// REPORT:     "kind": "staged",
+// REPORT:     "why_not_staged": null
 // REPORT:   "candidates": [
 // REPORT:     "registers": {{[1-9][0-9]*}},
 // REPORT:     "shared_bytes": 8192,
