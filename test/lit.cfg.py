@@ -34,3 +34,10 @@ if ptxas:
     config.substitutions.append(("%ptxas", ptxas))
 else:
     lit_config.note("ptxas not found: tests that need it are UNSUPPORTED")
+
+# Math in kernels (tanh, erf, exp, fmax) links CUDA's libdevice.
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda_home, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("libdevice")
+else:
+    lit_config.note("libdevice not found: tests with math epilogues are UNSUPPORTED")

@@ -16,6 +16,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::vibegemm {
@@ -170,6 +171,27 @@ void hoistKernelAccumulators(ModuleOp module) {
   });
 }
 
+/// Names of functions PTX declares `.extern` but does not define. Kernels
+/// call libdevice (`__nv_tanhf`, ...) for math; when the CUDA toolkit's
+/// libdevice was not found at serialisation they stay unresolved, and no
+/// driver could load the module.
+SmallVector<std::string> findUnresolvedFunctions(StringRef ptx) {
+  SmallVector<std::string> names;
+  constexpr StringLiteral kExtern = ".extern .func";
+  for (size_t pos = ptx.find(kExtern); pos != StringRef::npos;
+       pos = ptx.find(kExtern, pos + kExtern.size())) {
+    StringRef rest = ptx.drop_front(pos + kExtern.size()).ltrim();
+    if (rest.starts_with("(")) // the return value's .param list
+      rest = rest.drop_until([](char c) { return c == ')'; }).drop_front();
+    rest = rest.ltrim();
+    StringRef name = rest.take_while(
+        [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; });
+    if (!name.empty())
+      names.push_back(name.str());
+  }
+  return names;
+}
+
 class LowerToPTXPass
     : public vibegemm::impl::VibeGemmLowerToPTXPassBase<LowerToPTXPass> {
 public:
@@ -219,6 +241,19 @@ public:
     if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
         failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
       return signalPassFailure();
+    for (auto binary : module.getOps<gpu::BinaryOp>())
+      for (Attribute object : binary.getObjects()) {
+        SmallVector<std::string> unresolved = findUnresolvedFunctions(
+            cast<gpu::ObjectAttr>(object).getObject().getValue());
+        if (unresolved.empty())
+          continue;
+        emitError(binary.getLoc(), "kernels of ")
+            << binary.getSymName() << " call " << unresolved.front()
+            << (unresolved.size() > 1 ? " (and more)" : "")
+            << ", which needs CUDA's libdevice; it was not found. Install "
+               "the CUDA toolkit or point CUDA_HOME at it";
+        return signalPassFailure();
+      }
   }
 
 private:

@@ -2,6 +2,7 @@
 // RUN: FileCheck %s --check-prefix=STDERR --input-file=%t.stderr
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/report.json
+// RUN: %if ptxas %{ FileCheck %s --check-prefix=RESOURCES --input-file=%t/report.json %}
 // RUN: FileCheck %s --check-prefix=PLAN --input-file=%t/gemm_d0.plan.json
 // RUN: FileCheck %s --check-prefix=SCHED --input-file=%t/gemm_d0.schedule.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/gemm_d0.ptx -o %t.cubin %}
@@ -21,13 +22,14 @@
 // REPORT:     "kind": "staged",
 // REPORT:     "why_not_staged": null
 // REPORT:   "candidates": [
-// REPORT:     "registers": {{[1-9][0-9]*}},
-// REPORT:     "shared_bytes": 8192,
 // REPORT:     "source": "builtin",
-// REPORT:     "spill_bytes": 0,
 // REPORT:     "status": "ok",
 // REPORT:     "timing": "estimated"
 // REPORT:   "signature": "mm4096x4096x4096_f32_f32_NN_e0_
+// With ptxas present, its resource report lands in the candidate.
+// RESOURCES: "registers": {{[1-9][0-9]*}},
+// RESOURCES: "shared_bytes": 8192,
+// RESOURCES: "spill_bytes": 0,
 // PLAN: "dispatch": "gemm_d0",
 // PLAN: "kernel": "gemm_d0_kernel_0",
 // PLAN: "ptx": "gemm_d0.ptx",

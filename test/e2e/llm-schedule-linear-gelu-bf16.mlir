@@ -1,3 +1,4 @@
+// REQUIRES: libdevice
 // RUN: rm -rf %t && vibegemm-opt %vibegemm_src/examples/gemm_bias_gelu_bf16.mlir --llm-schedule="artifacts-dir=%t target=sm_80" -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/linear_gelu_d0.ptx -o %t.cubin %}
