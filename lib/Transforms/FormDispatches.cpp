@@ -1,6 +1,7 @@
 //===- FormDispatches.cpp - Outline GEMM dispatches -----------------------===//
 //
-// Groups each GEMM root with the fill that initialises it and the chain of
+// Groups each GEMM root with the op that initialises its accumulator (the
+// fill, or a copy of an input it accumulates onto) and the chain of
 // elementwise / softmax consumers it feeds, outlines the group into its own
 // `func.func` marked `vibegemm.dispatch`, and refuses inputs vibegemm cannot
 // compile yet with a located diagnostic.

@@ -29,7 +29,8 @@ inline constexpr llvm::StringLiteral kFusionAttr = "vibegemm.fusion";
 /// kernel (the default) or as kernels of its own. Schedules may override it.
 inline constexpr llvm::StringLiteral kFuseEpiloguesAttr =
     "vibegemm.fuse_epilogues";
-/// Role of an op inside a dispatch: init, root, epilogue or softmax.
+/// Role of an op inside a dispatch: init, root, epilogue0, epilogue1, ...,
+/// or softmax.
 inline constexpr llvm::StringLiteral kRoleAttr = "vibegemm.role";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";

@@ -49,7 +49,7 @@ def VibeGemmBuiltinSchedulePass
   let dependentDialects = ["::mlir::transform::TransformDialect"];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU architecture the schedule is written for (sm_80, sm_90)">,
+           "GPU architecture the schedule is written for (sm_80, sm_90, sm_90a)">,
     Option<"cpuCheck", "cpu-check", "bool", /*default=*/"false",
            "Write the same schedules with sequential loops instead of the "
            "GPU mapping, for checking their math with mlir-runner">,
@@ -62,7 +62,8 @@ def VibeGemmFormDispatchesPass
   let description = [{
     Finds GEMM roots (`linalg.matmul`, `linalg.batch_matmul`, and contraction
     `linalg.generic`s), pulls in the `linalg.fill` that initialises the
-    accumulator and the chain of elementwise `linalg.generic` and
+    accumulator (or, when the GEMM accumulates onto an input, a
+    `linalg.copy` of it into a fresh tensor) and the chain of elementwise `linalg.generic` and
     `linalg.softmax` consumers that only the GEMM feeds. Whether those
     consumers run in the GEMM's kernel is recorded as
     `vibegemm.fuse_epilogues` (from `fuse-epilogues`), which schedules honour
@@ -168,7 +169,7 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"measure", "measure", "std::string", /*default=*/"\"auto\"",
            "auto|on|off: measure candidates on a GPU">,
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU architecture (sm_80, sm_90)">,
+           "GPU architecture (sm_80, sm_90, sm_90a)">,
     Option<"artifactsDir", "artifacts-dir", "std::string", /*default=*/"\"\"",
            "Directory for PTX, schedules, launch plans and report.json">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
