@@ -21,7 +21,8 @@ llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["vibegemm-opt", "vibegemm-unittests", "mlir-runner", "FileCheck", "not", "count"]
+tools = ["vibegemm-opt", "vibegemm-run", "vibegemm-unittests", "mlir-runner",
+         "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(
     tools, [config.vibegemm_tools_dir, config.llvm_tools_dir])
 
@@ -41,3 +42,20 @@ if os.path.exists(os.path.join(cuda_home, "nvvm", "libdevice", "libdevice.10.bc"
     config.available_features.add("libdevice")
 else:
     lit_config.note("libdevice not found: tests with math epilogues are UNSUPPORTED")
+
+# GPU tests run only where vibegemm-run finds a CUDA driver and a GPU; CI has
+# neither, so they show as UNSUPPORTED with this note.
+import subprocess
+config.substitutions.append(("%python", shutil.which("python3") or "python3"))
+runner = os.path.join(config.vibegemm_tools_dir, "vibegemm-run")
+try:
+    probe = subprocess.run([runner, "--probe"], capture_output=True, text=True,
+                           timeout=60)
+    gpu_ok, gpu_note = probe.returncode == 0, probe.stdout.strip()
+except (OSError, subprocess.TimeoutExpired) as e:
+    gpu_ok, gpu_note = False, str(e)
+if gpu_ok:
+    config.available_features.add("cuda-gpu")
+    lit_config.note("GPU tests run on " + gpu_note)
+else:
+    lit_config.note("no GPU (" + gpu_note + "): GPU tests are UNSUPPORTED")

@@ -116,6 +116,16 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   return t;
 }
 
+SimtTiling vibegemm::referenceTiling() {
+  SimtTiling t;
+  t.blockM = t.blockN = 16;
+  t.threadM = t.threadN = 1;
+  t.reference = true;
+  t.fallbackReason = "reference: one output per thread, each op its own "
+                     "kernel";
+  return t;
+}
+
 namespace {
 
 struct DispatchOps;
@@ -378,6 +388,12 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                                sequenceName, problem.m, problem.n, problem.k,
                                problem.batch, problem.dtypeString())
                      .str();
+  if (t.reference) {
+    GemmProblem unfused = problem;
+    unfused.fuseEpilogues = false;
+    return writeDirectSchedule(unfused, t, ops, sequenceName, comment,
+                               cpuCheck);
+  }
   if (t.staged) {
     bool split = t.splitM || t.splitN;
     auto str = [](int64_t v) { return std::to_string(v); };
@@ -463,8 +479,8 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
   os << "  // " << comment << "\n";
   os << "  // Direct SIMT schedule (" << t.fallbackReason
      << "): block tiles, a fixed thread grid, operands from global memory.\n";
-  knob("block_m", t.blockM, {16, 32, 64, 128, 256});
-  knob("block_n", t.blockN, {16, 32, 64, 128, 256});
+  knob("block_m", t.blockM, {1, 2, 4, 8, 16, 32, 64, 128, 256});
+  knob("block_n", t.blockN, {1, 2, 4, 8, 16, 32, 64, 128, 256});
   match("root", "root");
   if (ops.hasInit)
     match("init", "init");

@@ -43,7 +43,9 @@ public:
       FailureOr<GemmProblem> problem = getGemmProblem(dispatch);
       if (failed(problem))
         return signalPassFailure();
-      vibegemm::SimtTiling tiling = vibegemm::chooseSimtTiling(*problem, *info);
+      vibegemm::SimtTiling tiling =
+          reference ? vibegemm::referenceTiling()
+                    : vibegemm::chooseSimtTiling(*problem, *info);
       FailureOr<std::string> script = vibegemm::writeSimtSchedule(
           dispatch, *problem, tiling, dispatch.getSymName(), cpuCheck);
       if (failed(script) || failed(attachSchedule(dispatch, *script)))

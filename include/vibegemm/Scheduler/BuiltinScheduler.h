@@ -29,6 +29,8 @@ struct SimtTiling {
   int64_t splitM = 0, splitN = 0;
   /// Why the staged path was not taken, for the script's comment.
   std::string fallbackReason;
+  /// The reference schedule: every op its own kernel, one output per thread.
+  bool reference = false;
   /// Bits each thread copies per global->shared transfer, and the
   /// per-thread copy tiles of A and B (rows, columns in memory order).
   int64_t copyBits = 128;
@@ -38,6 +40,11 @@ struct SimtTiling {
     return (blockM / threadM) * (blockN / threadN);
   }
 };
+
+/// The tiling of the reference kernels candidates are checked against:
+/// 16x16 blocks, one output element per thread, no shared memory, every
+/// consumer in a kernel of its own. Slow, and simple enough to trust.
+SimtTiling referenceTiling();
 
 /// Chooses a tiling for `problem` on `target`.
 SimtTiling chooseSimtTiling(const mlir::vibegemm::GemmProblem &problem,

@@ -53,6 +53,10 @@ def VibeGemmBuiltinSchedulePass
     Option<"cpuCheck", "cpu-check", "bool", /*default=*/"false",
            "Write the same schedules with sequential loops instead of the "
            "GPU mapping, for checking their math with mlir-runner">,
+    Option<"reference", "reference", "bool", /*default=*/"false",
+           "Write the reference schedule instead: 16x16 blocks, one output "
+           "per thread, every op its own kernel. The runtime checks "
+           "candidates against kernels scheduled this way">,
   ];
 }
 
@@ -144,9 +148,21 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     `<function>.plan.json` for functions with several dispatches, and
     `report.json`.
 
+    Each dispatch is also compiled with the reference schedule (one output
+    per thread, every op its own kernel) into `<dispatch>.reference.ptx` and
+    `<dispatch>.reference.plan.json`, which `vibegemm-run` checks candidates
+    against when cuBLAS cannot (epilogues). Plans of plain GEMMs carry a
+    `reference` GEMM description so cuBLAS can check them.
+
+    With `measure=auto` (the default) and a GPU present, every candidate is
+    verified and timed by `vibegemm-run` in a child process with a timeout,
+    and candidates are ranked by measured time; without one they are ranked
+    by a static estimate and the report marks them `estimated`.
+    `measure=on` fails when no GPU is usable; `measure=off` never measures.
+
     The LLM loop is not built yet: the built-in scheduler writes every
     schedule, and stderr says so in one line (naming the endpoint when one
-    was configured). `measure=on` is refused until the GPU runtime exists.
+    was configured).
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
@@ -176,6 +192,12 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            "Tuning database path (or $VIBEGEMM_DB)">,
     Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
            "ptxas to check kernels with (default: CUDA's, then PATH)">,
+    Option<"runner", "runner", "std::string", /*default=*/"\"\"",
+           "vibegemm-run executable that measures candidates (default: the "
+           "one installed beside this tool)">,
+    Option<"measureTimeout", "measure-timeout", "double", /*default=*/"60",
+           "Seconds one GPU step of a measurement may take before the "
+           "candidate is a timeout">,
   ];
 }
 

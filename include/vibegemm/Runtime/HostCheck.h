@@ -1,0 +1,72 @@
+//===- HostCheck.h - Host-side data, comparison and CPU reference -*- C++ -*-=//
+//
+// What the runtime does on the CPU: seeded random inputs, element-type
+// conversion, comparing an output with its reference under the brief's
+// tolerances, guard-byte checks and a float64 GEMM. None of it needs a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_RUNTIME_HOSTCHECK_H
+#define VIBEGEMM_RUNTIME_HOSTCHECK_H
+
+#include "vibegemm/Runtime/Plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mlir::vibegemm::runtime {
+
+/// Byte written around every buffer; a kernel that writes out of bounds
+/// changes it.
+inline constexpr uint8_t kGuardByte = 0xA5;
+/// Byte outputs are poisoned with: 0xFFFF.. is NaN in every float type.
+inline constexpr uint8_t kPoisonByte = 0xFF;
+
+uint16_t floatToBf16(float value);
+float bf16ToFloat(uint16_t bits);
+uint16_t floatToHalf(float value);
+float halfToFloat(uint16_t bits);
+
+/// Fills `bytes` with `count` seeded random values of `type`, uniform in
+/// [-1, -1/8] U [1/8, 1] so no element is zero; `values` receives the
+/// exact (rounded) values as doubles.
+void fillRandomNonZero(DType type, size_t count, uint64_t seed,
+                       std::vector<uint8_t> &bytes,
+                       std::vector<double> &values);
+
+/// Widens raw elements of `type` to doubles.
+std::vector<double> decodeToDouble(DType type, const uint8_t *bytes,
+                                   size_t count);
+
+struct Comparison {
+  double maxAbsError = 0, maxRelError = 0, relL2 = 0, tolerance = 0;
+  size_t nonFinite = 0;
+  /// First element over tolerance or not finite, if any.
+  std::optional<size_t> firstBad;
+  bool ok = false;
+};
+
+/// Compares `got` with `ref`: every element finite, and both the relative
+/// L2 error and max|got - ref| / max|ref| within `tolerance`.
+Comparison compareOutputs(const std::vector<double> &got,
+                          const std::vector<double> &ref, double tolerance);
+
+/// Offset of the first byte in [data, data + size) that is not the guard
+/// byte.
+std::optional<size_t> firstGuardDamage(const uint8_t *data, size_t size);
+
+/// One element of a GEMM in float64, from the operands' exact values.
+double cpuGemmElement(const PlanGemm &gemm, const std::vector<double> &a,
+                      const std::vector<double> &b, int64_t batch, int64_t row,
+                      int64_t col);
+
+/// Flat output indices to check on the CPU: all of them when the GEMM is
+/// small (batch*m*n*k <= fullLimit), otherwise `samples` seeded positions
+/// including the four corners of every batch's first and last row.
+std::vector<size_t> cpuCheckIndices(const PlanGemm &gemm, uint64_t fullLimit,
+                                    size_t samples, uint64_t seed);
+
+} // namespace mlir::vibegemm::runtime
+
+#endif // VIBEGEMM_RUNTIME_HOSTCHECK_H

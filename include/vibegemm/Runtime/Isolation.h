@@ -1,0 +1,41 @@
+//===- Isolation.h - Run a plan in a child process with a timeout -*- C++ -*-=//
+//
+// A kernel that faults can poison the CUDA context and one that spins never
+// returns, so untrusted kernels run in a child `vibegemm-run` process. The
+// caller gets a result object whatever happens to the child: its own, or
+// one saying `timeout` or `fault` with what the child left on stderr.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_RUNTIME_ISOLATION_H
+#define VIBEGEMM_RUNTIME_ISOLATION_H
+
+#include "vibegemm/Runtime/PlanRunner.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::vibegemm::runtime {
+
+/// Command-line flags that make a child vibegemm-run use `options`.
+std::vector<std::string> runOptionsToArgs(const RunOptions &options);
+
+/// Runs `planPath` with `runner` (a vibegemm-run executable) in a child
+/// process, killed after `killAfterSeconds`.
+llvm::json::Object runPlanIsolated(llvm::StringRef runner,
+                                   llvm::StringRef planPath,
+                                   const RunOptions &options,
+                                   double killAfterSeconds);
+
+/// The vibegemm-run executable installed beside the running program
+/// (`argv0`, `mainAddr` as for llvm::sys::fs::getMainExecutable).
+std::optional<std::string> findRunnerBeside(const char *argv0, void *mainAddr);
+
+/// Asks a child runner whether a GPU is usable (so the parent never
+/// initialises CUDA itself); `description` gets its answer.
+bool probeGpuIsolated(llvm::StringRef runner, std::string &description);
+
+} // namespace mlir::vibegemm::runtime
+
+#endif // VIBEGEMM_RUNTIME_ISOLATION_H

@@ -1,0 +1,100 @@
+//===- Plan.h - Launch plan v1, read and validated --------------*- C++ -*-===//
+//
+// The runtime's view of a launch plan: buffers, launches in order, and what
+// to check the outputs against. Reading a plan needs no GPU, so every check
+// here runs in CI.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_RUNTIME_PLAN_H
+#define VIBEGEMM_RUNTIME_PLAN_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::vibegemm::runtime {
+
+enum class DType { F32, F16, BF16, F64, I64, I32, I8 };
+
+/// Bytes per element.
+size_t dtypeBytes(DType type);
+/// "f32", "bf16", ...
+const char *dtypeName(DType type);
+/// Relative tolerance of the design brief for results computed from this
+/// element type: f32 1e-4, f16/bf16 1e-2, integers exact.
+double dtypeTolerance(DType type);
+
+struct PlanBuffer {
+  enum class Kind { Input, Output, Temp, Scratch };
+  std::string name;
+  Kind kind = Kind::Scratch;
+  std::vector<int64_t> shape;
+  DType dtype = DType::I8;
+  size_t bytes = 0;
+  bool zeroInit = false;
+  /// arg_index for inputs, result_index for outputs.
+  int64_t index = -1;
+
+  size_t numElements() const { return bytes / dtypeBytes(dtype); }
+};
+
+struct PlanArg {
+  enum class Kind { Buffer, I64, I32, F32 };
+  Kind kind = Kind::Buffer;
+  std::string buffer;
+  int64_t intValue = 0;
+  double floatValue = 0;
+};
+
+struct PlanLaunch {
+  /// Absolute path of the PTX file.
+  std::string ptxPath;
+  std::string kernel;
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  unsigned sharedBytes = 0;
+  std::vector<PlanArg> args;
+};
+
+/// A plain GEMM over plan buffers: C[b] = op(A[b]) * op(B[b]), row-major,
+/// where a transposed operand is stored as [k, m] (A) or [n, k] (B).
+struct PlanGemm {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  std::string a, b, c;
+  bool transposeA = false, transposeB = false;
+};
+
+struct Plan {
+  std::string path, dir;
+  std::string function, dispatch, target;
+  std::vector<PlanBuffer> buffers;
+  std::vector<PlanLaunch> launches;
+  double flops = 0;
+  /// Set when the whole plan computes a plain GEMM: cuBLAS is then an
+  /// independent reference, and small cases can be checked on the CPU.
+  std::optional<PlanGemm> reference;
+  /// The GEMM at the heart of the plan, for --compare=cublas.
+  std::optional<PlanGemm> gemm;
+  /// Absolute path of a plan of trivially-scheduled kernels computing the
+  /// same outputs from the same inputs; empty if none.
+  std::string referencePlan;
+
+  const PlanBuffer *find(llvm::StringRef name) const;
+  /// Bytes of all inputs and outputs: the least a run must move.
+  size_t ioBytes() const;
+  /// Bytes of every buffer a run touches.
+  size_t workingSetBytes() const;
+};
+
+/// Reads and validates a plan. Errors name the file and the offending entry.
+llvm::Expected<Plan> loadPlan(llvm::StringRef path);
+/// Validates a parsed plan document; `path` resolves relative file names.
+llvm::Expected<Plan> parsePlan(const llvm::json::Value &doc,
+                               llvm::StringRef path);
+
+} // namespace mlir::vibegemm::runtime
+
+#endif // VIBEGEMM_RUNTIME_PLAN_H

@@ -1,0 +1,259 @@
+//===- HostCheck.cpp - Host-side data, comparison and CPU reference -------===//
+//
+// Conversions are written out (round to nearest even) so results do not
+// depend on the host compiler's half-precision support.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Runtime/HostCheck.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlir::vibegemm::runtime;
+
+namespace {
+uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float floatOf(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+} // namespace
+
+uint16_t mlir::vibegemm::runtime::floatToBf16(float value) {
+  uint32_t u = bitsOf(value);
+  if (std::isnan(value))
+    return static_cast<uint16_t>((u >> 16) | 0x40);
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+float mlir::vibegemm::runtime::bf16ToFloat(uint16_t bits) {
+  return floatOf(static_cast<uint32_t>(bits) << 16);
+}
+
+uint16_t mlir::vibegemm::runtime::floatToHalf(float value) {
+  uint32_t u = bitsOf(value);
+  uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);
+  uint32_t absBits = u & 0x7fffffff;
+  if (absBits >= 0x7f800000) // inf or NaN
+    return sign | 0x7c00 | (absBits > 0x7f800000 ? 0x200 : 0);
+  if (absBits >= 0x477ff000) // rounds to beyond the largest half
+    return sign | 0x7c00;
+  if (absBits < 0x38800000) { // subnormal half or zero
+    float scaled = floatOf(absBits) * 16777216.0f; // 2^24
+    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
+  }
+  uint32_t mant = absBits & 0x7fffff;
+  uint32_t exp = (absBits >> 23) - 127 + 15;
+  uint32_t half = (exp << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half;
+  return sign | static_cast<uint16_t>(half);
+}
+
+float mlir::vibegemm::runtime::halfToFloat(uint16_t bits) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
+  uint32_t exp = (bits >> 10) & 0x1f;
+  uint32_t mant = bits & 0x3ff;
+  if (exp == 0) {
+    float v = static_cast<float>(mant) / 16777216.0f; // mant * 2^-24
+    return sign ? -v : v;
+  }
+  if (exp == 31)
+    return floatOf(sign | 0x7f800000 | (mant << 13));
+  return floatOf(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
+                                          uint64_t seed,
+                                          std::vector<uint8_t> &bytes,
+                                          std::vector<double> &values) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
+  size_t width = dtypeBytes(type);
+  bytes.assign(count * width, 0);
+  values.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t r = rng();
+    float v = magnitude(rng) * ((r & 1) ? -1.0f : 1.0f);
+    uint8_t *dst = bytes.data() + i * width;
+    switch (type) {
+    case DType::F32:
+      std::memcpy(dst, &v, 4);
+      values[i] = v;
+      break;
+    case DType::F64: {
+      double d = v;
+      std::memcpy(dst, &d, 8);
+      values[i] = d;
+      break;
+    }
+    case DType::BF16: {
+      uint16_t h = floatToBf16(v);
+      std::memcpy(dst, &h, 2);
+      values[i] = bf16ToFloat(h);
+      break;
+    }
+    case DType::F16: {
+      uint16_t h = floatToHalf(v);
+      std::memcpy(dst, &h, 2);
+      values[i] = halfToFloat(h);
+      break;
+    }
+    case DType::I64:
+    case DType::I32:
+    case DType::I8: {
+      // Small non-zero integers: -8..-1, 1..8.
+      int64_t n = static_cast<int64_t>(r % 8) + 1;
+      if (r & 8)
+        n = -n;
+      std::memcpy(dst, &n, width); // little-endian truncation
+      values[i] = static_cast<double>(n);
+      break;
+    }
+    }
+  }
+}
+
+std::vector<double> mlir::vibegemm::runtime::decodeToDouble(DType type,
+                                                      const uint8_t *bytes,
+                                                      size_t count) {
+  std::vector<double> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t *src = bytes + i * dtypeBytes(type);
+    switch (type) {
+    case DType::F32: {
+      float f;
+      std::memcpy(&f, src, 4);
+      out[i] = f;
+      break;
+    }
+    case DType::F64:
+      std::memcpy(&out[i], src, 8);
+      break;
+    case DType::BF16: {
+      uint16_t h;
+      std::memcpy(&h, src, 2);
+      out[i] = bf16ToFloat(h);
+      break;
+    }
+    case DType::F16: {
+      uint16_t h;
+      std::memcpy(&h, src, 2);
+      out[i] = halfToFloat(h);
+      break;
+    }
+    case DType::I64: {
+      int64_t v;
+      std::memcpy(&v, src, 8);
+      out[i] = static_cast<double>(v);
+      break;
+    }
+    case DType::I32: {
+      int32_t v;
+      std::memcpy(&v, src, 4);
+      out[i] = v;
+      break;
+    }
+    case DType::I8:
+      out[i] = static_cast<int8_t>(*src);
+      break;
+    }
+  }
+  return out;
+}
+
+Comparison mlir::vibegemm::runtime::compareOutputs(const std::vector<double> &got,
+                                             const std::vector<double> &ref,
+                                             double tolerance) {
+  Comparison c;
+  c.tolerance = tolerance;
+  if (got.size() != ref.size()) {
+    c.firstBad = 0;
+    return c;
+  }
+  double refMax = 0, errSq = 0, refSq = 0;
+  for (double r : ref)
+    refMax = std::max(refMax, std::fabs(r));
+  // An all-zero reference compares absolutely.
+  double scale = refMax > 0 ? refMax : 1.0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double g = got[i], r = ref[i];
+    if (!std::isfinite(g)) {
+      ++c.nonFinite;
+      if (!c.firstBad)
+        c.firstBad = i;
+      continue;
+    }
+    double err = std::fabs(g - r);
+    c.maxAbsError = std::max(c.maxAbsError, err);
+    errSq += err * err;
+    refSq += r * r;
+    if (!c.firstBad && err / scale > tolerance)
+      c.firstBad = i;
+  }
+  c.maxRelError = c.maxAbsError / scale;
+  c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq) : std::sqrt(errSq);
+  c.ok = c.nonFinite == 0 && c.maxRelError <= tolerance &&
+         c.relL2 <= tolerance;
+  if (c.ok)
+    c.firstBad.reset();
+  return c;
+}
+
+std::optional<size_t> mlir::vibegemm::runtime::firstGuardDamage(const uint8_t *data,
+                                                          size_t size) {
+  for (size_t i = 0; i < size; ++i)
+    if (data[i] != kGuardByte)
+      return i;
+  return std::nullopt;
+}
+
+double mlir::vibegemm::runtime::cpuGemmElement(const PlanGemm &g,
+                                         const std::vector<double> &a,
+                                         const std::vector<double> &b,
+                                         int64_t batch, int64_t row,
+                                         int64_t col) {
+  const double *aBase = a.data() + batch * g.m * g.k;
+  const double *bBase = b.data() + batch * g.k * g.n;
+  double sum = 0;
+  for (int64_t kk = 0; kk < g.k; ++kk) {
+    double av = g.transposeA ? aBase[kk * g.m + row] : aBase[row * g.k + kk];
+    double bv = g.transposeB ? bBase[col * g.k + kk] : bBase[kk * g.n + col];
+    sum += av * bv;
+  }
+  return sum;
+}
+
+std::vector<size_t> mlir::vibegemm::runtime::cpuCheckIndices(const PlanGemm &g,
+                                                       uint64_t fullLimit,
+                                                       size_t samples,
+                                                       uint64_t seed) {
+  size_t total = static_cast<size_t>(g.batch * g.m * g.n);
+  std::vector<size_t> indices;
+  if (static_cast<double>(total) * g.k <= static_cast<double>(fullLimit)) {
+    indices.resize(total);
+    for (size_t i = 0; i < total; ++i)
+      indices[i] = i;
+    return indices;
+  }
+  for (int64_t bt = 0; bt < g.batch; bt += std::max<int64_t>(1, g.batch - 1))
+    for (int64_t r : {int64_t(0), g.m - 1})
+      for (int64_t c : {int64_t(0), g.n - 1})
+        indices.push_back(static_cast<size_t>((bt * g.m + r) * g.n + c));
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+  for (size_t i = 0; i < samples; ++i)
+    indices.push_back(static_cast<size_t>(rng() % total));
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  return indices;
+}

@@ -1,0 +1,377 @@
+//===- Plan.cpp - Launch plan v1, read and validated ----------------------===//
+//
+// Every field is checked before any GPU work: a plan is as untrusted as the
+// kernels it launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Runtime/Plan.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir::vibegemm::runtime;
+namespace json = llvm::json;
+
+size_t mlir::vibegemm::runtime::dtypeBytes(DType type) {
+  switch (type) {
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I8:
+    return 1;
+  }
+  return 1;
+}
+
+const char *mlir::vibegemm::runtime::dtypeName(DType type) {
+  switch (type) {
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F64:
+    return "f64";
+  case DType::I64:
+    return "i64";
+  case DType::I32:
+    return "i32";
+  case DType::I8:
+    return "i8";
+  }
+  return "?";
+}
+
+double mlir::vibegemm::runtime::dtypeTolerance(DType type) {
+  switch (type) {
+  case DType::F64:
+    return 1e-10;
+  case DType::F32:
+    return 1e-4;
+  case DType::F16:
+  case DType::BF16:
+    return 1e-2;
+  default:
+    return 0;
+  }
+}
+
+const PlanBuffer *Plan::find(llvm::StringRef name) const {
+  for (const PlanBuffer &b : buffers)
+    if (b.name == name)
+      return &b;
+  return nullptr;
+}
+
+size_t Plan::ioBytes() const {
+  size_t total = 0;
+  for (const PlanBuffer &b : buffers)
+    if (b.kind == PlanBuffer::Kind::Input || b.kind == PlanBuffer::Kind::Output)
+      total += b.bytes;
+  return total;
+}
+
+size_t Plan::workingSetBytes() const {
+  size_t total = 0;
+  for (const PlanBuffer &b : buffers)
+    total += b.bytes;
+  return total;
+}
+
+namespace {
+
+/// Collects the first error with the plan's path and the JSON location.
+class PlanParser {
+public:
+  explicit PlanParser(llvm::StringRef path) : path(path.str()) {}
+
+  llvm::Expected<Plan> parse(const json::Value &doc) {
+    const json::Object *root = doc.getAsObject();
+    if (!root)
+      return fail("the plan is not a JSON object");
+    if (root->getInteger("version") != 1)
+      return fail("unsupported plan version (expected \"version\": 1)");
+    Plan plan;
+    plan.path = path;
+    llvm::SmallString<256> dir(path);
+    llvm::sys::path::remove_filename(dir);
+    if (dir.empty())
+      dir = ".";
+    llvm::sys::fs::make_absolute(dir);
+    plan.dir = std::string(dir);
+    plan.function = root->getString("function").value_or("").str();
+    plan.dispatch = root->getString("dispatch").value_or("").str();
+    plan.target = root->getString("target").value_or("").str();
+    if (std::optional<double> flops = root->getNumber("flops"))
+      plan.flops = *flops;
+
+    const json::Array *buffers = root->getArray("buffers");
+    if (!buffers || buffers->empty())
+      return fail("\"buffers\" must be a non-empty array");
+    for (auto [i, value] : llvm::enumerate(*buffers)) {
+      std::string where = llvm::formatv("buffers[{0}]", i);
+      PlanBuffer buffer;
+      if (!parseBuffer(value, where, buffer))
+        return error();
+      if (plan.find(buffer.name))
+        return fail(where + ": duplicate buffer name '" + buffer.name + "'");
+      plan.buffers.push_back(std::move(buffer));
+    }
+
+    const json::Array *launches = root->getArray("launches");
+    if (!launches || launches->empty())
+      return fail("\"launches\" must be a non-empty array");
+    for (auto [i, value] : llvm::enumerate(*launches)) {
+      std::string where = llvm::formatv("launches[{0}]", i);
+      PlanLaunch launch;
+      if (!parseLaunch(value, where, plan, launch))
+        return error();
+      plan.launches.push_back(std::move(launch));
+    }
+
+    for (const char *key : {"reference", "gemm"}) {
+      const json::Object *gemm = root->getObject(key);
+      if (!gemm)
+        continue;
+      PlanGemm parsed;
+      if (!parseGemm(*gemm, key, plan, parsed))
+        return error();
+      (key == llvm::StringRef("reference") ? plan.reference : plan.gemm) =
+          parsed;
+    }
+    if (plan.reference && !plan.gemm)
+      plan.gemm = plan.reference;
+    if (std::optional<llvm::StringRef> ref = root->getString("reference_plan")) {
+      llvm::SmallString<256> refPath(plan.dir);
+      llvm::sys::path::append(refPath, *ref);
+      if (!llvm::sys::fs::exists(refPath))
+        return fail("reference_plan '" + ref->str() + "' does not exist");
+      plan.referencePlan = std::string(refPath);
+    }
+    return plan;
+  }
+
+private:
+  bool parseBuffer(const json::Value &value, const std::string &where,
+                   PlanBuffer &buffer) {
+    const json::Object *obj = value.getAsObject();
+    if (!obj)
+      return setError(where + " is not an object");
+    std::optional<llvm::StringRef> name = obj->getString("name");
+    std::optional<llvm::StringRef> kind = obj->getString("kind");
+    if (!name || name->empty())
+      return setError(where + ": missing \"name\"");
+    if (!kind)
+      return setError(where + ": missing \"kind\"");
+    buffer.name = name->str();
+    if (*kind == "input")
+      buffer.kind = PlanBuffer::Kind::Input;
+    else if (*kind == "output")
+      buffer.kind = PlanBuffer::Kind::Output;
+    else if (*kind == "temp")
+      buffer.kind = PlanBuffer::Kind::Temp;
+    else if (*kind == "scratch")
+      buffer.kind = PlanBuffer::Kind::Scratch;
+    else
+      return setError(where + ": unknown kind '" + kind->str() + "'");
+    buffer.zeroInit = obj->getBoolean("zero_init").value_or(false);
+    constexpr int64_t kMaxBytes = int64_t(1) << 40;
+    if (buffer.kind == PlanBuffer::Kind::Scratch) {
+      std::optional<int64_t> bytes = obj->getInteger("bytes");
+      if (!bytes || *bytes <= 0 || *bytes > kMaxBytes)
+        return setError(where + ": scratch needs 0 < \"bytes\" <= 2^40");
+      buffer.bytes = *bytes;
+      buffer.dtype = DType::I8;
+      return true;
+    }
+    std::optional<llvm::StringRef> dtype = obj->getString("dtype");
+    static const llvm::StringMap<DType> dtypes = {
+        {"f32", DType::F32}, {"f16", DType::F16}, {"bf16", DType::BF16},
+        {"f64", DType::F64}, {"i64", DType::I64}, {"i32", DType::I32},
+        {"i8", DType::I8}};
+    auto it = dtype ? dtypes.find(*dtype) : dtypes.end();
+    if (it == dtypes.end())
+      return setError(where + ": missing or unknown \"dtype\"");
+    buffer.dtype = it->second;
+    const json::Array *shape = obj->getArray("shape");
+    if (!shape)
+      return setError(where + ": missing \"shape\"");
+    int64_t elements = 1;
+    for (const json::Value &dim : *shape) {
+      std::optional<int64_t> d = dim.getAsInteger();
+      if (!d || *d <= 0 || *d > kMaxBytes)
+        return setError(where + ": shape dimensions must be positive "
+                                "integers");
+      buffer.shape.push_back(*d);
+      if (elements > kMaxBytes / *d)
+        return setError(where + ": buffer is larger than 2^40 bytes");
+      elements *= *d;
+    }
+    buffer.bytes = elements * dtypeBytes(buffer.dtype);
+    if (buffer.bytes > static_cast<size_t>(kMaxBytes))
+      return setError(where + ": buffer is larger than 2^40 bytes");
+    const char *indexKey =
+        buffer.kind == PlanBuffer::Kind::Input    ? "arg_index"
+        : buffer.kind == PlanBuffer::Kind::Output ? "result_index"
+                                                  : nullptr;
+    if (indexKey) {
+      std::optional<int64_t> index = obj->getInteger(indexKey);
+      if (!index || *index < 0)
+        return setError(where + ": missing \"" + indexKey + "\"");
+      buffer.index = *index;
+    }
+    return true;
+  }
+
+  bool parseDims(const json::Object &obj, llvm::StringRef key,
+                 const std::string &where, unsigned dims[3]) {
+    const json::Array *arr = obj.getArray(key);
+    if (!arr || arr->size() != 3)
+      return setError(where + ": \"" + key.str() + "\" needs 3 integers");
+    for (int i = 0; i < 3; ++i) {
+      std::optional<int64_t> d = (*arr)[i].getAsInteger();
+      if (!d || *d <= 0 || *d > 0x7fffffff)
+        return setError(where + ": \"" + key.str() +
+                        "\" entries must be positive");
+      dims[i] = static_cast<unsigned>(*d);
+    }
+    return true;
+  }
+
+  bool parseLaunch(const json::Value &value, const std::string &where,
+                   const Plan &plan, PlanLaunch &launch) {
+    const json::Object *obj = value.getAsObject();
+    if (!obj)
+      return setError(where + " is not an object");
+    std::optional<llvm::StringRef> ptx = obj->getString("ptx");
+    std::optional<llvm::StringRef> kernel = obj->getString("kernel");
+    if (!ptx || !kernel || kernel->empty())
+      return setError(where + ": needs \"ptx\" and \"kernel\"");
+    // PTX comes from the artifacts directory, never from elsewhere.
+    if (llvm::sys::path::is_absolute(*ptx) || ptx->contains(".."))
+      return setError(where + ": \"ptx\" must be a file name beside the plan");
+    llvm::SmallString<256> ptxPath(plan.dir);
+    llvm::sys::path::append(ptxPath, *ptx);
+    if (!llvm::sys::fs::exists(ptxPath))
+      return setError(where + ": PTX file '" + ptx->str() + "' not found");
+    launch.ptxPath = std::string(ptxPath);
+    launch.kernel = kernel->str();
+    if (!parseDims(*obj, "grid", where, launch.grid) ||
+        !parseDims(*obj, "block", where, launch.block))
+      return false;
+    if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] > 1024)
+      return setError(where + ": more than 1024 threads per block");
+    int64_t shared = obj->getInteger("shared_bytes").value_or(0);
+    if (shared < 0 || shared > 232448)
+      return setError(where + ": shared_bytes out of range");
+    launch.sharedBytes = static_cast<unsigned>(shared);
+    const json::Array *args = obj->getArray("args");
+    if (!args)
+      return setError(where + ": missing \"args\"");
+    for (auto [i, a] : llvm::enumerate(*args)) {
+      std::string argWhere = llvm::formatv("{0}.args[{1}]", where, i);
+      const json::Object *argObj = a.getAsObject();
+      if (!argObj || argObj->size() != 1)
+        return setError(argWhere + " must be an object with one key");
+      PlanArg arg;
+      if (std::optional<llvm::StringRef> name = argObj->getString("buffer")) {
+        if (!plan.find(*name))
+          return setError(argWhere + ": unknown buffer '" + name->str() + "'");
+        arg.buffer = name->str();
+      } else if (std::optional<int64_t> v = argObj->getInteger("i64")) {
+        arg.kind = PlanArg::Kind::I64;
+        arg.intValue = *v;
+      } else if (std::optional<int64_t> v = argObj->getInteger("i32")) {
+        arg.kind = PlanArg::Kind::I32;
+        arg.intValue = *v;
+      } else if (std::optional<double> v = argObj->getNumber("f32")) {
+        arg.kind = PlanArg::Kind::F32;
+        arg.floatValue = *v;
+      } else {
+        return setError(argWhere + ": expected buffer, i64, i32 or f32");
+      }
+      launch.args.push_back(std::move(arg));
+    }
+    return true;
+  }
+
+  bool parseGemm(const json::Object &obj, llvm::StringRef key,
+                 const Plan &plan, PlanGemm &gemm) {
+    std::string where = key.str();
+    if (key == "reference" && obj.getString("kind") != "gemm")
+      return setError("reference: only \"kind\": \"gemm\" is understood");
+    gemm.batch = obj.getInteger("batch").value_or(1);
+    gemm.m = obj.getInteger("m").value_or(0);
+    gemm.n = obj.getInteger("n").value_or(0);
+    gemm.k = obj.getInteger("k").value_or(0);
+    gemm.transposeA = obj.getBoolean("transpose_a").value_or(false);
+    gemm.transposeB = obj.getBoolean("transpose_b").value_or(false);
+    if (gemm.batch <= 0 || gemm.m <= 0 || gemm.n <= 0 || gemm.k <= 0)
+      return setError(where + ": batch, m, n and k must be positive");
+    auto operand = [&](const char *name, std::string &out, int64_t rows,
+                       int64_t cols) {
+      std::optional<llvm::StringRef> buf = obj.getString(name);
+      const PlanBuffer *b = buf ? plan.find(*buf) : nullptr;
+      if (!b || b->kind == PlanBuffer::Kind::Scratch)
+        return setError(where + ": \"" + name + "\" must name a shaped buffer");
+      int64_t expect = gemm.batch * rows * cols;
+      if (static_cast<int64_t>(b->numElements()) != expect)
+        return setError(where + ": buffer '" + b->name + "' has " +
+                        std::to_string(b->numElements()) +
+                        " elements; the GEMM needs " + std::to_string(expect));
+      out = b->name;
+      return true;
+    };
+    return operand("a", gemm.a, gemm.m, gemm.k) &&
+           operand("b", gemm.b, gemm.k, gemm.n) &&
+           operand("c", gemm.c, gemm.m, gemm.n);
+  }
+
+  bool setError(const std::string &message) {
+    if (firstError.empty())
+      firstError = message;
+    return false;
+  }
+  llvm::Error fail(const std::string &message) {
+    setError(message);
+    return error();
+  }
+  llvm::Error error() {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   path + ": " + firstError);
+  }
+
+  std::string path, firstError;
+};
+
+} // namespace
+
+llvm::Expected<Plan> mlir::vibegemm::runtime::parsePlan(const json::Value &doc,
+                                                  llvm::StringRef path) {
+  return PlanParser(path).parse(doc);
+}
+
+llvm::Expected<Plan> mlir::vibegemm::runtime::loadPlan(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read " + path + ": " +
+                                       buffer.getError().message());
+  llvm::Expected<json::Value> doc = json::parse((*buffer)->getBuffer());
+  if (!doc)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        path + ": not valid JSON: " + llvm::toString(doc.takeError()));
+  return parsePlan(*doc, path);
+}

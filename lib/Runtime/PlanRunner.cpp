@@ -1,0 +1,1032 @@
+//===- PlanRunner.cpp - Verify and time a launch plan on the GPU ----------===//
+//
+// The order of checks is the order of trust: guards (did a kernel write
+// outside its buffers), inputs (did it write into them), finiteness and
+// tolerance against the reference, determinism (same inputs, same bits),
+// and after timing a second verification on fresh inputs, so a kernel that
+// memorised its first answer is caught.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Runtime/PlanRunner.h"
+#include "vibegemm/Runtime/CudaDriver.h"
+#include "vibegemm/Runtime/Cublas.h"
+#include "vibegemm/Runtime/HostCheck.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <thread>
+
+using namespace mlir::vibegemm;
+using namespace mlir::vibegemm::runtime;
+using namespace mlir::vibegemm::cuda;
+namespace json = llvm::json;
+
+int mlir::vibegemm::runtime::exitCodeForStatus(llvm::StringRef status) {
+  if (status == kStatusOk || status == kStatusUnchecked)
+    return 0;
+  if (status == kStatusWrongResult || status == kStatusFault ||
+      status == kStatusTimeout)
+    return 1;
+  if (status == kStatusNoGpu)
+    return 3;
+  return 2;
+}
+
+namespace {
+
+/// A status and its message; an empty status means success.
+struct Outcome {
+  std::string status, diagnostic;
+  explicit operator bool() const { return status.empty(); }
+  static Outcome ok() { return {}; }
+};
+
+Outcome fail(const char *status, std::string diagnostic) {
+  return Outcome{status, std::move(diagnostic)};
+}
+
+/// The device, its primary context and one stream.
+struct Session {
+  const Driver *d = nullptr;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  int l2Bytes = 0, smCount = 0, ccMajor = 0, ccMinor = 0, driverVersion = 0;
+  std::string name;
+  double timeoutSeconds = 60;
+
+  Outcome init() {
+    std::string why;
+    d = loadDriver(why);
+    if (!d)
+      return fail(kStatusNoGpu, why);
+    if (CUresult r = d->cuInit(0))
+      return fail(kStatusNoGpu, "cuInit failed: " + d->describe(r) +
+                                    " (no usable GPU on this machine)");
+    int count = 0;
+    if (d->cuDeviceGetCount(&count) || count == 0)
+      return fail(kStatusNoGpu, "the CUDA driver sees no GPU");
+    char buf[256] = {0};
+    if (CUresult r = d->cuDeviceGet(&device, 0))
+      return fail(kStatusNoGpu, "cuDeviceGet: " + d->describe(r));
+    d->cuDeviceGetName(buf, sizeof(buf) - 1, device);
+    name = buf;
+    d->cuDeviceGetAttribute(&l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                            device);
+    d->cuDeviceGetAttribute(&smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                            device);
+    d->cuDeviceGetAttribute(
+        &ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    d->cuDeviceGetAttribute(
+        &ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    d->cuDriverGetVersion(&driverVersion);
+    if (CUresult r = d->cuDevicePrimaryCtxRetain(&context, device))
+      return fail(kStatusNoGpu, "cannot create a context: " + d->describe(r));
+    d->cuCtxSetCurrent(context);
+    if (CUresult r = d->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING))
+      return fail(kStatusNoGpu, "cuStreamCreate: " + d->describe(r));
+    return Outcome::ok();
+  }
+
+  /// Waits for the stream, polling so a kernel that never ends is reported
+  /// as a timeout instead of hanging the runner.
+  Outcome wait(const std::string &what) {
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::duration<double>(timeoutSeconds);
+    while (true) {
+      CUresult r = d->cuStreamQuery(stream);
+      if (r == CUDA_SUCCESS)
+        return Outcome::ok();
+      if (r != CUDA_ERROR_NOT_READY)
+        return fail(kStatusFault, what + ": " + d->describe(r));
+      if (std::chrono::steady_clock::now() > deadline)
+        return fail(kStatusTimeout,
+                    llvm::formatv("{0} did not finish within {1} s", what,
+                                  timeoutSeconds));
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  }
+};
+
+/// Device memory freed when the run ends (best effort after a fault).
+class DeviceMemory {
+public:
+  explicit DeviceMemory(Session &s) : s(s) {}
+  ~DeviceMemory() {
+    for (CUdeviceptr p : owned)
+      s.d->cuMemFree(p);
+  }
+  Outcome allocate(size_t bytes, CUdeviceptr &out, const std::string &what) {
+    if (CUresult r = s.d->cuMemAlloc(&out, std::max<size_t>(bytes, 1)))
+      return fail(kStatusLoadError,
+                  llvm::formatv("cannot allocate {0} bytes for {1}: {2}", bytes,
+                                what, s.d->describe(r)));
+    owned.push_back(out);
+    return Outcome::ok();
+  }
+
+private:
+  Session &s;
+  std::vector<CUdeviceptr> owned;
+};
+
+/// A buffer with `guard` bytes of kGuardByte on both sides of its data.
+struct GuardedBuffer {
+  const PlanBuffer *spec = nullptr;
+  CUdeviceptr base = 0, data = 0;
+  size_t guard = 0;
+  size_t total() const { return guard + spec->bytes + guard; }
+};
+
+using BufferSet = std::map<std::string, CUdeviceptr>;
+
+/// PTX modules by path, loaded once with the JIT's logs captured.
+class ModuleCache {
+public:
+  explicit ModuleCache(Session &s) : s(s) {}
+  Outcome function(const PlanLaunch &launch, CUfunction &out) {
+    CUmodule module = nullptr;
+    auto it = modules.find(launch.ptxPath);
+    if (it != modules.end()) {
+      module = it->second;
+    } else {
+      auto file = llvm::MemoryBuffer::getFile(launch.ptxPath);
+      if (!file)
+        return fail(kStatusLoadError, "cannot read " + launch.ptxPath);
+      std::string ptx = (*file)->getBuffer().str();
+      std::vector<char> errorLog(16384, 0), infoLog(16384, 0);
+      int options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                       CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                       CU_JIT_INFO_LOG_BUFFER,
+                       CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+      void *values[] = {errorLog.data(),
+                        reinterpret_cast<void *>(errorLog.size() - 1),
+                        infoLog.data(),
+                        reinterpret_cast<void *>(infoLog.size() - 1)};
+      if (CUresult r = s.d->cuModuleLoadDataEx(&module, ptx.c_str(), 4,
+                                               options, values))
+        return fail(kStatusLoadError,
+                    "the driver's JIT rejected " + launch.ptxPath + ": " +
+                        s.d->describe(r) + "\n" + errorLog.data());
+      modules[launch.ptxPath] = module;
+      if (infoLog[0])
+        jitInfo += infoLog.data();
+    }
+    if (CUresult r =
+            s.d->cuModuleGetFunction(&out, module, launch.kernel.c_str()))
+      return fail(kStatusLoadError, "kernel '" + launch.kernel + "' not in " +
+                                        launch.ptxPath + ": " +
+                                        s.d->describe(r));
+    if (launch.sharedBytes > 48 * 1024)
+      if (CUresult r = s.d->cuFuncSetAttribute(
+              out, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+              launch.sharedBytes))
+        return fail(kStatusLoadError, "kernel '" + launch.kernel +
+                                          "' cannot get " +
+                                          std::to_string(launch.sharedBytes) +
+                                          " bytes of shared memory: " +
+                                          s.d->describe(r));
+    return Outcome::ok();
+  }
+  std::string jitInfo;
+
+private:
+  Session &s;
+  std::map<std::string, CUmodule> modules;
+};
+
+/// A plan ready to launch: kernels resolved, buffers allocated.
+struct LoadedPlan {
+  const Plan *plan = nullptr;
+  std::vector<CUfunction> functions;
+  std::map<std::string, GuardedBuffer> buffers;
+
+  BufferSet set() const {
+    BufferSet s;
+    for (auto &[name, b] : buffers)
+      s[name] = b.data;
+    return s;
+  }
+
+  /// Queues the plan's launches; `events` (launches + 1, or null) brackets
+  /// each launch for per-kernel times.
+  CUresult enqueue(Session &s, const BufferSet &set, CUevent *events) const {
+    for (const PlanBuffer &b : plan->buffers)
+      if (b.kind == PlanBuffer::Kind::Scratch && b.zeroInit)
+        if (CUresult r = s.d->cuMemsetD8Async(set.at(b.name), 0, b.bytes,
+                                              s.stream))
+          return r;
+    for (auto [i, launch] : llvm::enumerate(plan->launches)) {
+      std::vector<uint64_t> slots(launch.args.size());
+      std::vector<void *> params(launch.args.size());
+      for (auto [j, arg] : llvm::enumerate(launch.args)) {
+        switch (arg.kind) {
+        case PlanArg::Kind::Buffer:
+          slots[j] = set.at(arg.buffer);
+          break;
+        case PlanArg::Kind::I64:
+          slots[j] = static_cast<uint64_t>(arg.intValue);
+          break;
+        case PlanArg::Kind::I32: {
+          int32_t v = static_cast<int32_t>(arg.intValue);
+          std::memcpy(&slots[j], &v, 4);
+          break;
+        }
+        case PlanArg::Kind::F32: {
+          float v = static_cast<float>(arg.floatValue);
+          std::memcpy(&slots[j], &v, 4);
+          break;
+        }
+        }
+        params[j] = &slots[j];
+      }
+      if (events)
+        s.d->cuEventRecord(events[i], s.stream);
+      if (CUresult r = s.d->cuLaunchKernel(
+              functions[i], launch.grid[0], launch.grid[1], launch.grid[2],
+              launch.block[0], launch.block[1], launch.block[2],
+              launch.sharedBytes, s.stream, params.data(), nullptr))
+        return r;
+    }
+    if (events)
+      s.d->cuEventRecord(events[plan->launches.size()], s.stream);
+    return CUDA_SUCCESS;
+  }
+};
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return NAN;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Timing of one enqueue function, by the brief's rules.
+struct Timing {
+  std::string method, l2;
+  int runs = 0;
+  double medianMs = NAN, minMs = NAN, maxMs = NAN;
+  std::vector<double> launchMedianMs;
+};
+
+/// `enqueue(set, events)` queues one run on buffer set `set`; `addSets(n)`
+/// makes n rotation sets available and returns how many exist.
+Outcome timeRuns(Session &s, DeviceMemory &mem, const RunOptions &opts,
+                 size_t numLaunches, size_t workingSet,
+                 const std::function<CUresult(int, CUevent *)> &enqueue,
+                 const std::function<int(int)> &addSets, Timing &out) {
+  const Driver &d = *s.d;
+  auto check = [&](CUresult r, const char *what) -> Outcome {
+    if (r)
+      return fail(kStatusFault, std::string(what) + ": " + d.describe(r));
+    return Outcome::ok();
+  };
+  std::vector<CUevent> events(numLaunches + 1);
+  for (CUevent &e : events)
+    if (Outcome o = check(d.cuEventCreate(&e, 0), "cuEventCreate"); !o)
+      return o;
+  // Warm-up, and a first estimate of one run.
+  for (int i = 0; i < 2; ++i)
+    if (Outcome o = check(enqueue(0, events.data()), "launch"); !o)
+      return o;
+  if (Outcome o = s.wait("warm-up"); !o)
+    return o;
+  float firstMs = 0;
+  d.cuEventElapsedTime(&firstMs, events.front(), events.back());
+
+  size_t l2 = static_cast<size_t>(std::max(s.l2Bytes, 1 << 20));
+  if (firstMs < 0.010) {
+    // Sub-10-us runs: launch overhead would dominate, so replay a CUDA
+    // graph of many runs, rotating buffer sets so L2 cannot hold them all.
+    int wanted = workingSet >= 2 * l2
+                     ? 1
+                     : static_cast<int>(std::min<size_t>(
+                           32, (3 * l2 + workingSet - 1) / workingSet));
+    int sets = addSets(wanted);
+    int perGraph = std::clamp(static_cast<int>(0.2 / std::max(firstMs, 1e-4f)),
+                              sets, 2000);
+    CUgraph graph = nullptr;
+    CUgraphExec exec = nullptr;
+    if (Outcome o = check(d.cuStreamBeginCapture(
+                              s.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                          "cuStreamBeginCapture");
+        !o)
+      return o;
+    for (int i = 0; i < perGraph; ++i)
+      if (Outcome o = check(enqueue(i % sets, nullptr), "capture"); !o)
+        return o;
+    if (Outcome o = check(d.cuStreamEndCapture(s.stream, &graph),
+                          "cuStreamEndCapture");
+        !o)
+      return o;
+    if (Outcome o = check(d.cuGraphInstantiateWithFlags(&exec, graph, 0),
+                          "cuGraphInstantiate");
+        !o)
+      return o;
+    d.cuGraphLaunch(exec, s.stream);
+    if (Outcome o = s.wait("graph warm-up"); !o)
+      return o;
+    int replays = std::max(opts.minRuns, 20);
+    std::vector<CUevent> marks(replays + 1);
+    for (CUevent &e : marks)
+      d.cuEventCreate(&e, 0);
+    d.cuEventRecord(marks[0], s.stream);
+    for (int i = 0; i < replays; ++i) {
+      d.cuGraphLaunch(exec, s.stream);
+      d.cuEventRecord(marks[i + 1], s.stream);
+    }
+    if (Outcome o = s.wait("graph replays"); !o)
+      return o;
+    std::vector<double> perRun;
+    for (int i = 0; i < replays; ++i) {
+      float ms = 0;
+      d.cuEventElapsedTime(&ms, marks[i], marks[i + 1]);
+      perRun.push_back(ms / perGraph);
+    }
+    d.cuGraphExecDestroy(exec);
+    d.cuGraphDestroy(graph);
+    out.method = llvm::formatv("cuda-graph replay ({0} runs per graph)",
+                               perGraph);
+    out.l2 = sets > 1 ? llvm::formatv("rotated over {0} buffer sets", sets)
+                            .str()
+                      : std::string(workingSet >= 2 * l2
+                                        ? "working set exceeds 2x L2"
+                                        : "warm (no rotation possible)");
+    out.runs = replays;
+    out.medianMs = median(perRun);
+    out.minMs = *std::min_element(perRun.begin(), perRun.end());
+    out.maxMs = *std::max_element(perRun.begin(), perRun.end());
+    return Outcome::ok();
+  }
+
+  // Longer runs: events around each run, L2 flushed before it by writing a
+  // buffer twice its size.
+  size_t flushBytes = 2 * l2;
+  CUdeviceptr flush = 0;
+  if (Outcome o = mem.allocate(flushBytes, flush, "the L2 flush buffer"); !o)
+    return o;
+  int runs = std::clamp(static_cast<int>(opts.timingBudgetMs /
+                                         std::max(firstMs, 1e-3f)),
+                        opts.minRuns, opts.maxRuns);
+  std::vector<std::vector<CUevent>> perRunEvents(runs);
+  for (auto &ev : perRunEvents) {
+    ev.resize(numLaunches + 1);
+    for (CUevent &e : ev)
+      if (Outcome o = check(d.cuEventCreate(&e, 0), "cuEventCreate"); !o)
+        return o;
+  }
+  for (int i = 0; i < runs; ++i) {
+    d.cuMemsetD8Async(flush, static_cast<unsigned char>(i), flushBytes,
+                      s.stream);
+    if (Outcome o = check(enqueue(0, perRunEvents[i].data()), "launch"); !o)
+      return o;
+  }
+  if (Outcome o = s.wait("timed runs"); !o)
+    return o;
+  std::vector<double> totals;
+  std::vector<std::vector<double>> perLaunch(numLaunches);
+  for (auto &ev : perRunEvents) {
+    float ms = 0;
+    d.cuEventElapsedTime(&ms, ev.front(), ev.back());
+    totals.push_back(ms);
+    for (size_t l = 0; l < numLaunches; ++l) {
+      d.cuEventElapsedTime(&ms, ev[l], ev[l + 1]);
+      perLaunch[l].push_back(ms);
+    }
+  }
+  out.method = "cuda events per run";
+  out.l2 = "flushed before each run";
+  out.runs = runs;
+  out.medianMs = median(totals);
+  out.minMs = *std::min_element(totals.begin(), totals.end());
+  out.maxMs = *std::max_element(totals.begin(), totals.end());
+  for (auto &l : perLaunch)
+    out.launchMedianMs.push_back(median(l));
+  return Outcome::ok();
+}
+
+std::string indexString(const PlanBuffer &b, size_t flat) {
+  std::vector<int64_t> idx(b.shape.size());
+  for (size_t i = b.shape.size(); i-- > 0;) {
+    idx[i] = static_cast<int64_t>(flat % b.shape[i]);
+    flat /= b.shape[i];
+  }
+  std::string s = "[";
+  for (size_t i = 0; i < idx.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(idx[i]);
+  return s + "]";
+}
+
+/// One verification and timing of a plan.
+class Run {
+public:
+  Run(const Plan &plan, const RunOptions &opts)
+      : plan(plan), opts(opts), mem(session), modules(session) {}
+
+  json::Object execute() {
+    json::Object result{{"tool", "vibegemm-run"},
+                        {"version", 1},
+                        {"plan", plan.path},
+                        {"function", plan.function},
+                        {"dispatch", plan.dispatch.empty()
+                                         ? json::Value(nullptr)
+                                         : json::Value(plan.dispatch)},
+                        {"seed", static_cast<int64_t>(opts.seed)},
+                        {"flops", plan.flops},
+                        {"bytes", static_cast<int64_t>(plan.ioBytes())}};
+    Outcome o = go(result);
+    result["status"] = o ? (referenceMode == ReferenceMode::None
+                                ? kStatusUnchecked
+                                : kStatusOk)
+                         : o.status;
+    result["diagnostic"] = o ? (referenceMode == ReferenceMode::None
+                                    ? "no reference: outputs were only "
+                                      "checked to be finite"
+                                    : "")
+                             : o.diagnostic;
+    if (!modules.jitInfo.empty())
+      result["jit_info"] = modules.jitInfo;
+    return result;
+  }
+
+private:
+  Outcome go(json::Object &result) {
+    session.timeoutSeconds = opts.timeoutSeconds;
+    if (Outcome o = session.init(); !o)
+      return o;
+    result["device"] = json::Object{
+        {"name", session.name},
+        {"compute_capability",
+         llvm::formatv("{0}.{1}", session.ccMajor, session.ccMinor).str()},
+        {"sms", session.smCount},
+        {"l2_bytes", session.l2Bytes},
+        {"driver_version", session.driverVersion}};
+    if (Outcome o = chooseReference(result); !o)
+      return o;
+    if (Outcome o = load(mainPlan, plan); !o)
+      return o;
+    if (refPlan)
+      if (Outcome o = load(referencePlan, *refPlan); !o)
+        return fail(kStatusReferenceError, "reference plan: " + o.diagnostic);
+    if (Outcome o = allocate(); !o)
+      return o;
+
+    json::Array outputs;
+    if (Outcome o = verify(opts.seed, /*firstPass=*/true, outputs); !o) {
+      result["outputs"] = std::move(outputs);
+      return o;
+    }
+    result["outputs"] = std::move(outputs);
+    if (!referenceCpuCheck.empty())
+      result["reference_cpu_check"] = referenceCpuCheck;
+
+    if (opts.time) {
+      Timing t;
+      size_t launches = plan.launches.size();
+      Outcome o = timeRuns(
+          session, mem, opts, launches, plan.workingSetBytes(),
+          [&](int set, CUevent *ev) {
+            return mainPlan.enqueue(session, sets[set], ev);
+          },
+          [&](int n) { return addRotationSets(n); }, t);
+      if (!o)
+        return o;
+      result["time_ms"] = t.medianMs;
+      result["timing"] = timingJson(t);
+      json::Array perLaunch;
+      for (auto [i, launch] : llvm::enumerate(plan.launches))
+        perLaunch.push_back(json::Object{
+            {"kernel", launch.kernel},
+            {"median_ms", i < t.launchMedianMs.size()
+                              ? json::Value(t.launchMedianMs[i])
+                              : json::Value(nullptr)}});
+      result["launches"] = std::move(perLaunch);
+      if (plan.flops > 0)
+        result["tflops"] = plan.flops / (t.medianMs * 1e-3) / 1e12;
+      result["gbps"] = plan.ioBytes() / (t.medianMs * 1e-3) / 1e9;
+
+      // Verify again, on inputs the kernels have never seen.
+      json::Array recheck;
+      uint64_t freshSeed = opts.seed + 0x9e3779b97f4a7c15ull;
+      if (Outcome o2 = verify(freshSeed, /*firstPass=*/false, recheck); !o2) {
+        result["recheck"] = std::move(recheck);
+        return fail(o2.status.c_str(),
+                    "passed on the first inputs, failed the re-check on fresh "
+                    "inputs after timing: " +
+                        o2.diagnostic);
+      }
+      result["recheck"] = "ok";
+    }
+    if (opts.compareCublas)
+      result["cublas"] = compareCublas();
+    return Outcome::ok();
+  }
+
+  static json::Object timingJson(const Timing &t) {
+    return json::Object{{"method", t.method}, {"l2", t.l2},
+                        {"runs", t.runs},     {"median_ms", t.medianMs},
+                        {"min_ms", t.minMs},  {"max_ms", t.maxMs}};
+  }
+
+  Outcome chooseReference(json::Object &result) {
+    if (!plan.referencePlan.empty() &&
+        opts.reference != ReferenceMode::Cublas &&
+        opts.reference != ReferenceMode::None) {
+      llvm::Expected<Plan> ref = loadPlan(plan.referencePlan);
+      if (!ref)
+        return fail(kStatusPlanError,
+                    "reference plan: " + llvm::toString(ref.takeError()));
+      refPlan = std::move(*ref);
+      for (const PlanBuffer &b : refPlan->buffers) {
+        const PlanBuffer *mine = plan.find(b.name);
+        bool io = b.kind == PlanBuffer::Kind::Input ||
+                  b.kind == PlanBuffer::Kind::Output;
+        if (io && (!mine || mine->kind != b.kind || mine->bytes != b.bytes ||
+                   mine->dtype != b.dtype))
+          return fail(kStatusPlanError,
+                      "reference plan buffer '" + b.name +
+                          "' does not match the plan's buffer of that name");
+      }
+    }
+    std::string cublasWhy;
+    if (opts.reference == ReferenceMode::Auto ||
+        opts.reference == ReferenceMode::Cublas) {
+      if (plan.reference && !plan.reference->c.empty())
+        cublas = Cublas::load(cublasWhy);
+      else
+        cublasWhy = "the plan is not a plain GEMM";
+    }
+    switch (opts.reference) {
+    case ReferenceMode::Cublas:
+      if (!cublas)
+        return fail(kStatusReferenceError, "cuBLAS reference: " + cublasWhy);
+      referenceMode = ReferenceMode::Cublas;
+      break;
+    case ReferenceMode::Kernel:
+      if (!refPlan)
+        return fail(kStatusReferenceError,
+                    "the plan names no reference_plan of trivially-scheduled "
+                    "kernels");
+      referenceMode = ReferenceMode::Kernel;
+      break;
+    case ReferenceMode::None:
+      referenceMode = ReferenceMode::None;
+      break;
+    case ReferenceMode::Auto:
+      if (cublas)
+        referenceMode = ReferenceMode::Cublas;
+      else if (refPlan)
+        referenceMode = ReferenceMode::Kernel;
+      else
+        return fail(kStatusReferenceError,
+                    "no reference to check against (" + cublasWhy +
+                        ", and no reference_plan); pass --reference=none to "
+                        "only time it");
+      break;
+    }
+    result["reference"] = referenceMode == ReferenceMode::Cublas
+                              ? "cublas (" + cublas->library() + ")"
+                          : referenceMode == ReferenceMode::Kernel
+                              ? std::string("kernel")
+                              : std::string("none");
+    return Outcome::ok();
+  }
+
+  Outcome load(LoadedPlan &loaded, const Plan &p) {
+    loaded.plan = &p;
+    for (const PlanLaunch &launch : p.launches) {
+      CUfunction f = nullptr;
+      if (Outcome o = modules.function(launch, f); !o)
+        return o;
+      loaded.functions.push_back(f);
+    }
+    return Outcome::ok();
+  }
+
+  Outcome allocateGuarded(LoadedPlan &loaded, const PlanBuffer &b) {
+    GuardedBuffer g;
+    g.spec = &b;
+    g.guard = opts.guardBytes;
+    if (Outcome o = mem.allocate(g.total(), g.base, "buffer " + b.name); !o)
+      return o;
+    g.data = g.base + g.guard;
+    loaded.buffers[b.name] = g;
+    return Outcome::ok();
+  }
+
+  Outcome allocate() {
+    for (const PlanBuffer &b : plan.buffers)
+      if (Outcome o = allocateGuarded(mainPlan, b); !o)
+        return o;
+    if (refPlan)
+      for (const PlanBuffer &b : refPlan->buffers) {
+        // The reference reads the very same input buffers.
+        if (b.kind == PlanBuffer::Kind::Input) {
+          referencePlan.buffers[b.name] = mainPlan.buffers.at(b.name);
+          referencePlan.buffers[b.name].spec = &b;
+          continue;
+        }
+        if (Outcome o = allocateGuarded(referencePlan, b); !o)
+          return o;
+      }
+    if (referenceMode == ReferenceMode::Cublas) {
+      const PlanGemm &g = *plan.reference;
+      if (Outcome o = mem.allocate(g.batch * g.m * g.n * 4, cublasOut,
+                                   "the cuBLAS reference output");
+          !o)
+        return o;
+    }
+    sets.push_back(mainPlan.set());
+    return Outcome::ok();
+  }
+
+  /// Extra copies of every buffer, holding the same inputs, for timing
+  /// runs that rotate through them.
+  int addRotationSets(int wanted) {
+    while (static_cast<int>(sets.size()) < wanted) {
+      BufferSet set;
+      for (const PlanBuffer &b : plan.buffers) {
+        CUdeviceptr p = 0;
+        if (!mem.allocate(b.bytes, p, "a rotation copy"))
+          return static_cast<int>(sets.size());
+        if (b.kind == PlanBuffer::Kind::Input)
+          session.d->cuMemcpyHtoD(p, hostInputs[b.name].data(), b.bytes);
+        else
+          session.d->cuMemsetD8(p, kPoisonByte, b.bytes);
+        set[b.name] = p;
+      }
+      sets.push_back(std::move(set));
+    }
+    return static_cast<int>(sets.size());
+  }
+
+  Outcome check(CUresult r, const std::string &what) {
+    if (r)
+      return fail(kStatusFault, what + ": " + session.d->describe(r));
+    return Outcome::ok();
+  }
+
+  /// Resets guards, writes the inputs (or poison) into `loaded`'s buffers.
+  Outcome prepare(LoadedPlan &loaded, bool writeInputs) {
+    const Driver &d = *session.d;
+    for (auto &[name, g] : loaded.buffers) {
+      bool isInput = g.spec->kind == PlanBuffer::Kind::Input;
+      if (isInput && !writeInputs)
+        continue;
+      if (Outcome o = check(d.cuMemsetD8(g.base, kGuardByte, g.total()),
+                            "cuMemsetD8");
+          !o)
+        return o;
+      CUresult r =
+          isInput ? d.cuMemcpyHtoD(g.data, hostInputs[name].data(),
+                                   g.spec->bytes)
+                  : d.cuMemsetD8(g.data,
+                                 g.spec->kind == PlanBuffer::Kind::Scratch &&
+                                         g.spec->zeroInit
+                                     ? 0
+                                     : kPoisonByte,
+                                 g.spec->bytes);
+      if (Outcome o = check(r, "preparing buffer " + name); !o)
+        return o;
+    }
+    return Outcome::ok();
+  }
+
+  /// Runs `loaded` once on freshly poisoned outputs and waits.
+  Outcome runOnce(LoadedPlan &loaded, const std::string &what) {
+    if (Outcome o = prepare(loaded, /*writeInputs=*/false); !o)
+      return o;
+    if (Outcome o = check(loaded.enqueue(session, loaded.set(), nullptr),
+                          "launching " + what);
+        !o)
+      return o;
+    return session.wait(what);
+  }
+
+  Outcome download(const GuardedBuffer &g, std::vector<uint8_t> &bytes) {
+    bytes.resize(g.total());
+    return check(session.d->cuMemcpyDtoH(bytes.data(), g.base, g.total()),
+                 "reading back " + g.spec->name);
+  }
+
+  /// Guards of every buffer intact, inputs unchanged; fills `outputs` with
+  /// the raw output bytes.
+  Outcome inspect(LoadedPlan &loaded, const std::string &who,
+                  std::map<std::string, std::vector<uint8_t>> &outputs) {
+    for (auto &[name, g] : loaded.buffers) {
+      std::vector<uint8_t> bytes;
+      if (Outcome o = download(g, bytes); !o)
+        return o;
+      if (auto at = firstGuardDamage(bytes.data(), g.guard))
+        return fail(kStatusWrongResult,
+                    llvm::formatv("{0} wrote before the start of buffer {1} "
+                                  "(guard byte at offset -{2} changed)",
+                                  who, name, g.guard - *at));
+      if (auto at = firstGuardDamage(bytes.data() + g.guard + g.spec->bytes,
+                                     g.guard))
+        return fail(kStatusWrongResult,
+                    llvm::formatv("{0} wrote past the end of buffer {1} "
+                                  "(guard byte at offset +{2} changed)",
+                                  who, name, *at));
+      const uint8_t *data = bytes.data() + g.guard;
+      if (g.spec->kind == PlanBuffer::Kind::Input) {
+        const std::vector<uint8_t> &host = hostInputs[name];
+        if (std::memcmp(data, host.data(), g.spec->bytes) != 0)
+          return fail(kStatusWrongResult,
+                      who + " wrote into input buffer " + name);
+      }
+      if (g.spec->kind == PlanBuffer::Kind::Output)
+        outputs[name].assign(data, data + g.spec->bytes);
+    }
+    return Outcome::ok();
+  }
+
+  /// The reference's outputs, as doubles, by output name.
+  Outcome computeReference(std::map<std::string, std::vector<double>> &ref) {
+    if (referenceMode == ReferenceMode::Cublas) {
+      const PlanGemm &g = *plan.reference;
+      const PlanBuffer *a = plan.find(g.a), *c = plan.find(g.c);
+      std::string err = cublas->run(g, a->dtype, DType::F32,
+                                    mainPlan.buffers.at(g.a).data,
+                                    mainPlan.buffers.at(g.b).data, cublasOut,
+                                    session.stream);
+      if (!err.empty())
+        return fail(kStatusReferenceError, err);
+      if (Outcome o = session.wait("cuBLAS reference"); !o)
+        return fail(kStatusReferenceError, o.diagnostic);
+      std::vector<uint8_t> bytes(c->numElements() * 4);
+      if (Outcome o = check(session.d->cuMemcpyDtoH(bytes.data(), cublasOut,
+                                                    bytes.size()),
+                            "reading the cuBLAS reference");
+          !o)
+        return fail(kStatusReferenceError, o.diagnostic);
+      ref[g.c] = decodeToDouble(DType::F32, bytes.data(), c->numElements());
+      return Outcome::ok();
+    }
+    if (Outcome o = runOnce(referencePlan, "the reference kernels"); !o)
+      return fail(kStatusReferenceError, o.diagnostic);
+    std::map<std::string, std::vector<uint8_t>> raw;
+    if (Outcome o = inspect(referencePlan, "the reference kernels", raw); !o)
+      return fail(kStatusReferenceError, o.diagnostic);
+    for (auto &[name, bytes] : raw) {
+      const PlanBuffer *b = refPlan->find(name);
+      ref[name] = decodeToDouble(b->dtype, bytes.data(), b->numElements());
+    }
+    return Outcome::ok();
+  }
+
+  /// The reference itself, against float64 on the CPU (plain GEMMs only).
+  Outcome checkReferenceOnCpu(const std::vector<double> &ref) {
+    const PlanGemm &g = *plan.reference;
+    std::vector<size_t> indices =
+        cpuCheckIndices(g, opts.cpuFullLimit, opts.cpuSamples, opts.seed);
+    std::vector<double> want, got;
+    for (size_t flat : indices) {
+      int64_t col = flat % g.n, row = (flat / g.n) % g.m,
+              batch = flat / (g.n * g.m);
+      want.push_back(cpuGemmElement(g, hostValues[g.a], hostValues[g.b], batch,
+                                    row, col));
+      got.push_back(ref[flat]);
+    }
+    // Compared at the output's precision: a bf16 reference output is
+    // rounded, an f32 one is not.
+    DType outType = refPlan && referenceMode == ReferenceMode::Kernel
+                        ? refPlan->find(g.c)->dtype
+                        : DType::F32;
+    Comparison c = compareOutputs(got, want, dtypeTolerance(outType));
+    referenceCpuCheck = llvm::formatv(
+        "{0} of {1} elements against float64 on the CPU: max rel error {2:e}",
+        indices.size(), ref.size(), c.maxRelError);
+    if (!c.ok)
+      return fail(kStatusReferenceError,
+                  "the reference disagrees with float64 on the CPU: " +
+                      referenceCpuCheck);
+    return Outcome::ok();
+  }
+
+  double toleranceFor(const PlanBuffer &out) const {
+    double tol = dtypeTolerance(out.dtype);
+    for (const PlanBuffer &b : plan.buffers)
+      if (b.kind == PlanBuffer::Kind::Input)
+        tol = std::max(tol, dtypeTolerance(b.dtype));
+    return tol;
+  }
+
+  Outcome verify(uint64_t seed, bool firstPass, json::Array &report) {
+    hostInputs.clear();
+    hostValues.clear();
+    for (const PlanBuffer &b : plan.buffers)
+      if (b.kind == PlanBuffer::Kind::Input)
+        fillRandomNonZero(b.dtype, b.numElements(), seed * 1000003 + b.index,
+                          hostInputs[b.name], hostValues[b.name]);
+    if (Outcome o = prepare(mainPlan, /*writeInputs=*/true); !o)
+      return o;
+    if (Outcome o = runOnce(mainPlan, "the plan's kernels"); !o)
+      return o;
+    std::map<std::string, std::vector<uint8_t>> outputs, again;
+    if (Outcome o = inspect(mainPlan, "the plan's kernels", outputs); !o)
+      return o;
+    if (firstPass) {
+      if (Outcome o = runOnce(mainPlan, "the plan's kernels (second run)"); !o)
+        return o;
+      if (Outcome o = inspect(mainPlan, "the plan's kernels", again); !o)
+        return o;
+    }
+
+    std::map<std::string, std::vector<double>> ref;
+    if (referenceMode != ReferenceMode::None) {
+      if (Outcome o = computeReference(ref); !o)
+        return o;
+      if (firstPass && plan.reference)
+        if (Outcome o = checkReferenceOnCpu(ref[plan.reference->c]); !o)
+          return o;
+    }
+
+    Outcome verdict = Outcome::ok();
+    for (const PlanBuffer &b : plan.buffers) {
+      if (b.kind != PlanBuffer::Kind::Output)
+        continue;
+      std::vector<double> got =
+          decodeToDouble(b.dtype, outputs[b.name].data(), b.numElements());
+      json::Object entry{{"name", b.name}, {"dtype", dtypeName(b.dtype)}};
+      if (referenceMode == ReferenceMode::None) {
+        size_t nonFinite = llvm::count_if(
+            got, [](double v) { return !std::isfinite(v); });
+        entry["non_finite"] = static_cast<int64_t>(nonFinite);
+        entry["ok"] = nonFinite == 0;
+        if (nonFinite && verdict)
+          verdict = fail(kStatusWrongResult,
+                         llvm::formatv("{0}: {1} of {2} elements are not "
+                                       "finite",
+                                       b.name, nonFinite, got.size()));
+        report.push_back(std::move(entry));
+        continue;
+      }
+      auto it = ref.find(b.name);
+      if (it == ref.end()) {
+        if (verdict)
+          verdict = fail(kStatusReferenceError,
+                         "the reference computes no " + b.name);
+        continue;
+      }
+      Comparison c = compareOutputs(got, it->second, toleranceFor(b));
+      entry["max_abs_err"] = c.maxAbsError;
+      entry["max_rel_err"] = c.maxRelError;
+      entry["rel_l2"] = c.relL2;
+      entry["tolerance"] = c.tolerance;
+      entry["non_finite"] = static_cast<int64_t>(c.nonFinite);
+      entry["ok"] = c.ok;
+      report.push_back(std::move(entry));
+      if (!c.ok && verdict) {
+        std::string where =
+            c.firstBad ? " (first bad element " + indexString(b, *c.firstBad) +
+                             llvm::formatv(": got {0}, want {1})",
+                                           got[*c.firstBad],
+                                           it->second[*c.firstBad])
+                             .str()
+                       : "";
+        verdict =
+            c.nonFinite
+                ? fail(kStatusWrongResult,
+                       llvm::formatv("{0}: {1} of {2} elements are not finite "
+                                     "(NaN poison left unwritten?){3}",
+                                     b.name, c.nonFinite, got.size(), where))
+                : fail(kStatusWrongResult,
+                       llvm::formatv("{0}: max rel error {1:e}, rel L2 {2:e}, "
+                                     "tolerance {3:e}{4}",
+                                     b.name, c.maxRelError, c.relL2,
+                                     c.tolerance, where));
+      }
+    }
+    if (!verdict)
+      return verdict;
+    if (firstPass)
+      for (auto &[name, bytes] : outputs)
+        if (bytes != again[name]) {
+          size_t at = std::mismatch(bytes.begin(), bytes.end(),
+                                    again[name].begin())
+                          .first -
+                      bytes.begin();
+          const PlanBuffer *b = plan.find(name);
+          return fail(kStatusWrongResult,
+                      "nondeterministic: two runs on the same inputs gave "
+                      "different bits in " +
+                          name + " (first at " +
+                          indexString(*b, at / dtypeBytes(b->dtype)) + ")");
+        }
+    return Outcome::ok();
+  }
+
+  /// cuBLAS on the plan's GEMM, timed the same way.
+  json::Value compareCublas() {
+    if (!plan.gemm)
+      return json::Object{{"skipped", "the plan has no GEMM description"}};
+    const PlanGemm &g = *plan.gemm;
+    const PlanBuffer *a = plan.find(g.a), *b = plan.find(g.b),
+                     *c = plan.find(g.c);
+    if (a->kind != PlanBuffer::Kind::Input ||
+        b->kind != PlanBuffer::Kind::Input)
+      return json::Object{{"skipped", "the GEMM operands are not inputs"}};
+    std::string why;
+    Cublas *blas = Cublas::load(why);
+    if (!blas)
+      return json::Object{{"skipped", why}};
+    DType outType = c->dtype == DType::F32 || c->dtype == DType::F16 ||
+                            c->dtype == DType::BF16
+                        ? c->dtype
+                        : DType::F32;
+    std::vector<std::array<CUdeviceptr, 3>> blasSets;
+    auto addSets = [&](int n) {
+      while (static_cast<int>(blasSets.size()) < n) {
+        std::array<CUdeviceptr, 3> s{};
+        if (blasSets.empty()) {
+          s[0] = mainPlan.buffers.at(g.a).data;
+          s[1] = mainPlan.buffers.at(g.b).data;
+        } else if (!mem.allocate(a->bytes, s[0], "cuBLAS A") ||
+                   !mem.allocate(b->bytes, s[1], "cuBLAS B")) {
+          break;
+        }
+        if (!mem.allocate(g.batch * g.m * g.n * dtypeBytes(outType), s[2],
+                          "cuBLAS C"))
+          break;
+        blasSets.push_back(s);
+      }
+      return static_cast<int>(blasSets.size());
+    };
+    addSets(1);
+    if (blasSets.empty())
+      return json::Object{{"skipped", "out of memory"}};
+    std::string runError;
+    Timing t;
+    size_t ws = a->bytes + b->bytes + c->bytes;
+    Outcome o = timeRuns(
+        session, mem, opts, 1, ws,
+        [&](int set, CUevent *ev) -> CUresult {
+          if (ev)
+            session.d->cuEventRecord(ev[0], session.stream);
+          auto &s = blasSets[set];
+          runError = blas->run(g, a->dtype, outType, s[0], s[1], s[2],
+                               session.stream);
+          if (ev)
+            session.d->cuEventRecord(ev[1], session.stream);
+          return runError.empty() ? CUDA_SUCCESS : 1;
+        },
+        addSets, t);
+    if (!o || !runError.empty())
+      return json::Object{
+          {"skipped", runError.empty() ? o.diagnostic : runError}};
+    return json::Object{{"time_ms", t.medianMs},
+                        {"tflops", 2.0 * g.batch * g.m * g.n * g.k /
+                                       (t.medianMs * 1e-3) / 1e12},
+                        {"output_dtype", dtypeName(outType)},
+                        {"timing", timingJson(t)}};
+  }
+
+  const Plan &plan;
+  const RunOptions &opts;
+  Session session;
+  DeviceMemory mem;
+  ModuleCache modules;
+  std::optional<Plan> refPlan;
+  LoadedPlan mainPlan, referencePlan;
+  ReferenceMode referenceMode = ReferenceMode::None;
+  Cublas *cublas = nullptr;
+  CUdeviceptr cublasOut = 0;
+  std::vector<BufferSet> sets;
+  std::map<std::string, std::vector<uint8_t>> hostInputs;
+  std::map<std::string, std::vector<double>> hostValues;
+  std::string referenceCpuCheck;
+};
+
+} // namespace
+
+json::Object mlir::vibegemm::runtime::runPlanInProcess(llvm::StringRef planPath,
+                                                 const RunOptions &options) {
+  llvm::Expected<Plan> plan = loadPlan(planPath);
+  if (!plan)
+    return json::Object{{"tool", "vibegemm-run"},
+                        {"version", 1},
+                        {"plan", planPath.str()},
+                        {"status", kStatusPlanError},
+                        {"diagnostic", llvm::toString(plan.takeError())}};
+  return Run(*plan, options).execute();
+}
+
+bool mlir::vibegemm::runtime::probeGpu(std::string &description) {
+  Session s;
+  Outcome o = s.init();
+  description = o ? s.name + " (sm_" + std::to_string(s.ccMajor) +
+                        std::to_string(s.ccMinor) + ")"
+                  : o.diagnostic;
+  return static_cast<bool>(o);
+}

@@ -1,0 +1,191 @@
+//===- vibegemm-run.cpp - Verify and time a launch plan on the GPU --------===//
+//
+// The user's command for artifacts plans: runs PLAN.json in a child process
+// (itself, with --no-isolate), verifies it against an independent reference
+// and times it. One line per launch, then a summary; --json prints the
+// result object instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Runtime/Isolation.h"
+#include "vibegemm/Runtime/PlanRunner.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir::vibegemm::runtime;
+namespace cl = llvm::cl;
+namespace json = llvm::json;
+
+static cl::OptionCategory category("vibegemm-run options");
+static cl::opt<std::string> planPath(cl::Positional, cl::desc("<plan.json>"),
+                                     cl::cat(category));
+static cl::opt<bool> printJson("json",
+                               cl::desc("Print the result as one JSON object"),
+                               cl::cat(category));
+static cl::opt<std::string>
+    compare("compare", cl::desc("Also time a library on the same GEMM "
+                                "(only 'cublas')"),
+            cl::value_desc("cublas"), cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                              cl::init(1), cl::cat(category));
+static cl::opt<double>
+    timeout("timeout",
+            cl::desc("Seconds one GPU step may take before the run is a "
+                     "timeout"),
+            cl::init(60), cl::cat(category));
+static cl::opt<ReferenceMode> reference(
+    "reference", cl::desc("What outputs are checked against"),
+    cl::values(clEnumValN(ReferenceMode::Auto, "auto",
+                          "cuBLAS for plain GEMMs, else the reference plan"),
+               clEnumValN(ReferenceMode::Cublas, "cublas", "cuBLAS"),
+               clEnumValN(ReferenceMode::Kernel, "kernel",
+                          "the plan's reference_plan of trivial kernels"),
+               clEnumValN(ReferenceMode::None, "none",
+                          "nothing: only check outputs are finite")),
+    cl::init(ReferenceMode::Auto), cl::cat(category));
+static cl::opt<bool> verifyOnly("verify-only",
+                                cl::desc("Verify without timing"),
+                                cl::cat(category));
+static cl::opt<bool> probe("probe",
+                           cl::desc("Say whether a GPU is usable (exit 0) or "
+                                    "not (exit 3)"),
+                           cl::cat(category));
+static cl::opt<bool> noIsolate(
+    "no-isolate",
+    cl::desc("Run in this process instead of a child (a fault or hang then "
+             "takes this process with it)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    resultFile("result-file",
+               cl::desc("Write the result object to this file (child mode)"),
+               cl::Hidden, cl::cat(category));
+
+static std::string ms(const json::Value *v) {
+  if (!v || !v->getAsNumber())
+    return "-";
+  return llvm::formatv("{0:f3} ms", *v->getAsNumber()).str();
+}
+
+/// One line per launch, then the summary line.
+static void printHuman(const json::Object &r) {
+  llvm::StringRef status = r.getString("status").value_or("?");
+  std::string name = r.getString("dispatch")
+                         ? r.getString("dispatch")->str()
+                         : r.getString("function").value_or("plan").str();
+  if (const json::Array *launches = r.getArray("launches"))
+    for (auto [i, l] : llvm::enumerate(*launches)) {
+      const json::Object *o = l.getAsObject();
+      llvm::outs() << llvm::formatv("  launch {0}  {1,-28} {2}\n", i,
+                                    o->getString("kernel").value_or(""),
+                                    ms(o->get("median_ms")));
+    }
+  llvm::outs() << name << ": " << status;
+  if (std::optional<double> t = r.getNumber("time_ms")) {
+    llvm::outs() << llvm::formatv("  {0:f4} ms", *t);
+    if (std::optional<double> tf = r.getNumber("tflops"))
+      llvm::outs() << llvm::formatv("  {0:f1} TFLOP/s", *tf);
+    if (std::optional<double> gb = r.getNumber("gbps"))
+      llvm::outs() << llvm::formatv("  {0:f0} GB/s", *gb);
+  }
+  if (std::optional<llvm::StringRef> ref = r.getString("reference"))
+    llvm::outs() << "  (reference: " << *ref << ")";
+  if (const json::Object *c = r.getObject("cublas")) {
+    if (std::optional<double> t = c->getNumber("time_ms")) {
+      llvm::outs() << llvm::formatv("  cuBLAS {0:f4} ms {1:f1} TFLOP/s", *t,
+                                    c->getNumber("tflops").value_or(0));
+      if (std::optional<double> mine = r.getNumber("time_ms"))
+        llvm::outs() << llvm::formatv(" (vibegemm at {0:f2}x cuBLAS speed)",
+                                      *t / *mine);
+    } else {
+      llvm::outs() << "  cuBLAS: "
+                   << c->getString("skipped").value_or("not run");
+    }
+  }
+  llvm::outs() << "\n";
+  llvm::StringRef diag = r.getString("diagnostic").value_or("");
+  if (!diag.empty())
+    llvm::outs() << "  " << diag << "\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "vibegemm-run: verify and time a vibegemm launch plan on the GPU\n");
+
+  if (probe) {
+    std::string description;
+    bool ok = probeGpu(description);
+    llvm::outs() << description << "\n";
+    return ok ? 0 : 3;
+  }
+  if (planPath.empty()) {
+    llvm::errs() << "vibegemm-run: no plan given (usage: vibegemm-run "
+                    "PLAN.json)\n";
+    return 2;
+  }
+  if (!compare.empty() && compare != "cublas") {
+    llvm::errs() << "vibegemm-run: --compare takes 'cublas', not '" << compare
+                 << "'\n";
+    return 2;
+  }
+
+  RunOptions options;
+  options.seed = seed;
+  options.reference = reference;
+  options.time = !verifyOnly;
+  options.compareCublas = compare == "cublas";
+  options.timeoutSeconds = timeout;
+
+  json::Object result;
+  if (noIsolate) {
+    result = runPlanInProcess(planPath, options);
+  } else {
+    std::optional<std::string> self = findRunnerBeside(
+        argv[0], reinterpret_cast<void *>(&printHuman));
+    if (!self) {
+      llvm::errs() << "vibegemm-run: cannot find its own executable\n";
+      return 2;
+    }
+    // The child's own per-step timeout fires first; this backstop catches
+    // a child stuck where it cannot poll (in the driver, say).
+    result = runPlanIsolated(*self, planPath, options,
+                             std::max(3 * timeout, timeout + 120));
+  }
+  llvm::StringRef status = result.getString("status").value_or("fault");
+  int code = exitCodeForStatus(status);
+
+  if (!resultFile.empty()) {
+    if (llvm::Error err =
+            llvm::writeToOutput(resultFile, [&](llvm::raw_ostream &os) {
+              os << json::Value(json::Object(result));
+              return llvm::Error::success();
+            })) {
+      llvm::errs() << "vibegemm-run: " << llvm::toString(std::move(err))
+                   << "\n";
+      return 2;
+    }
+  }
+  if (printJson) {
+    llvm::outs() << llvm::formatv("{0:2}", json::Value(std::move(result)))
+                 << "\n";
+  } else if (status == kStatusNoGpu || status == kStatusPlanError) {
+    llvm::errs() << "vibegemm-run: "
+                 << result.getString("diagnostic").value_or(status) << "\n";
+  } else {
+    printHuman(result);
+  }
+  llvm::outs().flush();
+  // After a fault or timeout the context may be unusable; do not let
+  // driver teardown hang or crash the exit.
+  if (code == 1)
+    std::_Exit(code);
+  return code;
+}
