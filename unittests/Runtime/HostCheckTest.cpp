@@ -1,0 +1,107 @@
+//===- HostCheckTest.cpp - Tests of the runtime's host-side checks --------===//
+
+#include "vibegemm/Runtime/HostCheck.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir::vibegemm::runtime;
+
+TEST(HostCheck, HalfAndBf16RoundTripAndRoundToNearestEven) {
+  for (float v : {0.0f, 1.0f, -2.5f, 0.125f, 65504.0f, 6.1035156e-05f})
+    EXPECT_EQ(halfToFloat(floatToHalf(v)), v) << v;
+  // 1 + 2^-11 lies halfway between two halves: ties go to the even one.
+  EXPECT_EQ(halfToFloat(floatToHalf(1.0f + 1.0f / 2048)), 1.0f);
+  EXPECT_EQ(halfToFloat(floatToHalf(1.0f + 3.0f / 2048)), 1.0f + 2.0f / 1024);
+  EXPECT_TRUE(std::isinf(halfToFloat(floatToHalf(1e6f))));
+  EXPECT_TRUE(std::isnan(halfToFloat(floatToHalf(NAN))));
+  // Subnormal halves survive.
+  EXPECT_EQ(halfToFloat(floatToHalf(5.9604645e-08f)), 5.9604645e-08f);
+  for (float v : {1.0f, -3.0f, 0.15625f})
+    EXPECT_EQ(bf16ToFloat(floatToBf16(v)), v);
+  EXPECT_EQ(bf16ToFloat(floatToBf16(1.0f + 1.0f / 256)), 1.0f);
+  EXPECT_TRUE(std::isnan(bf16ToFloat(floatToBf16(NAN))));
+}
+
+TEST(HostCheck, PoisonIsNaNInEveryFloatType) {
+  uint8_t poison[4] = {kPoisonByte, kPoisonByte, kPoisonByte, kPoisonByte};
+  for (DType t : {DType::F32, DType::F16, DType::BF16})
+    EXPECT_TRUE(std::isnan(decodeToDouble(t, poison, 1)[0]));
+}
+
+TEST(HostCheck, RandomInputsAreSeededNonZeroAndExact) {
+  std::vector<uint8_t> a, b;
+  std::vector<double> va, vb;
+  fillRandomNonZero(DType::BF16, 4096, 7, a, va);
+  fillRandomNonZero(DType::BF16, 4096, 7, b, vb);
+  EXPECT_EQ(a, b);
+  fillRandomNonZero(DType::BF16, 4096, 8, b, vb);
+  EXPECT_NE(a, b);
+  std::vector<double> decoded = decodeToDouble(DType::BF16, a.data(), 4096);
+  for (size_t i = 0; i < va.size(); ++i) {
+    EXPECT_EQ(decoded[i], va[i]);
+    EXPECT_GE(std::fabs(va[i]), 0.12);
+    EXPECT_LE(std::fabs(va[i]), 1.0);
+  }
+}
+
+TEST(HostCheck, CompareCatchesNaNAndErrorsButAcceptsRounding) {
+  std::vector<double> ref = {1.0, -2.0, 4.0, 0.5};
+  std::vector<double> got = ref;
+  got[2] += 4.0 * 1e-5;
+  Comparison ok = compareOutputs(got, ref, 1e-4);
+  EXPECT_TRUE(ok.ok);
+  got[1] = std::numeric_limits<double>::quiet_NaN();
+  Comparison nan = compareOutputs(got, ref, 1e-4);
+  EXPECT_FALSE(nan.ok);
+  EXPECT_EQ(nan.nonFinite, 1u);
+  EXPECT_EQ(*nan.firstBad, 1u);
+  got = ref;
+  got[3] = 0.6;
+  Comparison off = compareOutputs(got, ref, 1e-4);
+  EXPECT_FALSE(off.ok);
+  EXPECT_EQ(*off.firstBad, 3u);
+  EXPECT_NEAR(off.maxRelError, 0.1 / 4.0, 1e-12);
+  // A size mismatch is never a pass.
+  EXPECT_FALSE(compareOutputs({1.0}, ref, 1.0).ok);
+}
+
+TEST(HostCheck, GuardDamageIsLocated) {
+  std::vector<uint8_t> guard(64, kGuardByte);
+  EXPECT_FALSE(firstGuardDamage(guard.data(), guard.size()));
+  guard[17] = 0;
+  EXPECT_EQ(*firstGuardDamage(guard.data(), guard.size()), 17u);
+}
+
+TEST(HostCheck, CpuGemmHonoursTransposesAndBatches) {
+  PlanGemm g;
+  g.batch = 2;
+  g.m = 2;
+  g.n = 3;
+  g.k = 2;
+  // A[b][m][k], B[b][k][n].
+  std::vector<double> a = {1, 2, 3, 4, /*batch 1*/ 5, 6, 7, 8};
+  std::vector<double> b = {1, 0, 2, 0, 1, 3, /*batch 1*/ 1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(cpuGemmElement(g, a, b, 0, 1, 2), 3 * 2 + 4 * 3);
+  EXPECT_EQ(cpuGemmElement(g, a, b, 1, 0, 0), 5 + 6);
+  // The same A stored transposed ([k][m]).
+  g.transposeA = true;
+  std::vector<double> at = {1, 3, 2, 4, 5, 7, 6, 8};
+  EXPECT_EQ(cpuGemmElement(g, at, b, 0, 1, 2), 3 * 2 + 4 * 3);
+}
+
+TEST(HostCheck, CheckIndicesAreAllOrSampledWithCorners) {
+  PlanGemm g;
+  g.m = g.n = 8;
+  g.k = 4;
+  EXPECT_EQ(cpuCheckIndices(g, 1 << 20, 16, 1).size(), 64u);
+  g.m = g.n = 1000;
+  g.k = 1000;
+  std::vector<size_t> sampled = cpuCheckIndices(g, 1 << 20, 100, 1);
+  EXPECT_LE(sampled.size(), 104u);
+  EXPECT_GE(sampled.size(), 90u);
+  EXPECT_EQ(sampled.front(), 0u);
+  EXPECT_EQ(sampled.back(), 999999u);
+}

@@ -1,0 +1,99 @@
+//===- PlanTest.cpp - Tests of launch plan validation ---------------------===//
+
+#include "vibegemm/Runtime/Plan.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace mlir::vibegemm::runtime;
+
+namespace {
+
+/// A directory holding an (empty) PTX file for plans to point at.
+class PlanTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("plantest", dir));
+    llvm::SmallString<128> ptx(dir);
+    llvm::sys::path::append(ptx, "k.ptx");
+    std::error_code ec;
+    llvm::raw_fd_ostream(ptx, ec) << "// empty\n";
+    planPath = (dir + "/p.plan.json").str();
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+
+  llvm::Expected<Plan> parse(llvm::StringRef text) {
+    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
+    EXPECT_TRUE(static_cast<bool>(doc));
+    return parsePlan(*doc, planPath);
+  }
+
+  llvm::SmallString<128> dir;
+  std::string planPath;
+};
+
+constexpr const char *kGood = R"({
+  "version": 1, "function": "f", "dispatch": "f", "target": "sm_90",
+  "flops": 128,
+  "buffers": [
+    {"name": "arg0", "kind": "input", "arg_index": 0, "shape": [4, 8], "dtype": "bf16"},
+    {"name": "arg1", "kind": "input", "arg_index": 1, "shape": [8, 2], "dtype": "bf16"},
+    {"name": "res0", "kind": "output", "result_index": 0, "shape": [4, 2], "dtype": "f32"},
+    {"name": "ws0", "kind": "scratch", "bytes": 64, "zero_init": true}],
+  "launches": [{"ptx": "k.ptx", "kernel": "k0", "grid": [1, 1, 1],
+                "block": [32, 1, 1], "shared_bytes": 0,
+                "args": [{"buffer": "arg0"}, {"buffer": "arg1"},
+                         {"buffer": "res0"}, {"i64": 8}, {"i32": 2},
+                         {"f32": 0.5}]}],
+  "reference": {"kind": "gemm", "batch": 1, "m": 4, "n": 2, "k": 8,
+                "a": "arg0", "b": "arg1", "c": "res0",
+                "transpose_a": false, "transpose_b": false}
+})";
+
+} // namespace
+
+TEST_F(PlanTest, ReadsEveryField) {
+  llvm::Expected<Plan> plan = parse(kGood);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(plan->buffers.size(), 4u);
+  EXPECT_EQ(plan->find("arg0")->bytes, 64u);
+  EXPECT_EQ(plan->find("ws0")->kind, PlanBuffer::Kind::Scratch);
+  EXPECT_TRUE(plan->find("ws0")->zeroInit);
+  EXPECT_EQ(plan->ioBytes(), 64u + 32u + 32u);
+  EXPECT_EQ(plan->workingSetBytes(), 64u + 32u + 32u + 64u);
+  ASSERT_EQ(plan->launches.size(), 1u);
+  EXPECT_EQ(plan->launches[0].args.size(), 6u);
+  EXPECT_EQ(plan->launches[0].args[4].kind, PlanArg::Kind::I32);
+  ASSERT_TRUE(plan->reference.has_value());
+  ASSERT_TRUE(plan->gemm.has_value());
+  EXPECT_EQ(plan->gemm->k, 8);
+  EXPECT_EQ(plan->flops, 128);
+}
+
+TEST_F(PlanTest, RefusesWhatItCannotTrust) {
+  auto expectError = [&](std::string from, std::string to,
+                         llvm::StringRef message) {
+    std::string text = kGood;
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    llvm::Expected<Plan> plan = parse(text);
+    ASSERT_FALSE(static_cast<bool>(plan)) << "accepted: " << to;
+    std::string error = llvm::toString(plan.takeError());
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+    EXPECT_NE(error.find(planPath), std::string::npos) << error;
+  };
+  expectError("\"version\": 1", "\"version\": 3", "unsupported plan version");
+  expectError("\"k.ptx\"", "\"/tmp/k.ptx\"", "must be a file name");
+  expectError("\"k.ptx\"", "\"gone.ptx\"", "not found");
+  expectError("{\"i64\": 8}", "{\"i16\": 8}", "expected buffer, i64");
+  expectError("[32, 1, 1]", "[33, 32, 1]", "more than 1024 threads");
+  expectError("[4, 8], \"dtype\": \"bf16\"", "[4, 8], \"dtype\": \"f8\"",
+              "unknown \"dtype\"");
+  expectError("\"bytes\": 64", "\"bytes\": -1", "scratch needs");
+  expectError("\"m\": 4", "\"m\": 5", "the GEMM needs");
+  expectError("\"kind\": \"gemm\"", "\"kind\": \"conv\"",
+              "only \"kind\": \"gemm\"");
+}
