@@ -1,0 +1,325 @@
+"""Turn a bench run's results.json into table.md, plot.png and a README.md.
+
+The table puts each problem's vibegemm time beside cuBLAS, PyTorch eager
+and torch.compile and beside its roofline; ratios are other / vibegemm, so
+above 1 means vibegemm is faster.  Ratios exist only where vibegemm's
+result was checked correct.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+
+PEAK_FLOPS = {"bf16": 989e12, "f32": 67e12}  # H200 dense, no sparsity; f32 without TF32
+BANDWIDTH = 4.0e12  # B/s: realistic for the H200's 4.8 TB/s HBM3e
+PLACEHOLDER = "<filled in by the run>"
+COLUMNS = [("cublas", "cuBLAS"), ("eager", "eager"), ("torch_compile", "torch.compile")]
+SERIES_COLORS = [(31, 119, 180), (255, 127, 14), (44, 160, 44)]
+
+
+def _num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def fmt(x, digits=4):
+    """Numbers with ``digits`` significant digits, '–' for none."""
+    if not _num(x):
+        return "–"
+    if x == 0:
+        return "0"
+    if abs(x) >= 10 ** digits:
+        return f"{x:.0f}"
+    return f"{x:.{digits}g}"
+
+
+def roofline_ms(prob):
+    """max(FLOPs / peak, bytes / bandwidth) in ms, and which bound."""
+    c = prob["flops"] / PEAK_FLOPS[prob["dtype"]]
+    m = prob["min_bytes"] / BANDWIDTH
+    return (max(c, m) * 1e3, "compute" if c >= m else "memory")
+
+
+def geomean(xs):
+    xs = [x for x in xs if _num(x) and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def row_data(rec):
+    """The numbers of one problem, flattened for the table and the plot."""
+    prob = rec["problem"]
+    comp = rec.get("compile") or {}
+    vg = rec.get("vibegemm") or {}
+    res = vg.get("result") or {}
+    d = {"prob": prob, "notes": []}
+    if comp.get("status") not in ("ok", None):
+        d["status"] = "compile " + ("timeout" if comp["status"] == "timeout" else "error")
+        d["notes"].append(comp.get("first_error") or comp["status"])
+    else:
+        d["status"] = vg.get("status", "not run")
+        if d["status"] != "ok" and (vg.get("diagnostic") or res.get("diagnostic")):
+            d["notes"].append(vg.get("diagnostic") or res.get("diagnostic"))
+    d["vg_ms"] = res.get("time_ms") if _num(res.get("time_ms")) else None
+    tf = res.get("tflops")
+    if not _num(tf) and d["vg_ms"]:
+        tf = prob["flops"] / (d["vg_ms"] * 1e-3) / 1e12
+    d["vg_tflops"] = tf if _num(tf) else None
+    d["vg_method"] = (res.get("timing") or {}).get("method")
+    for key, _ in COLUMNS:
+        col = rec.get(key) or {}
+        ms = col.get("time_ms") if col.get("status") == "ok" else None
+        d[key + "_ms"] = ms if _num(ms) else None
+        d[key + "_graph"] = (col.get("timing") or {}).get("method") == "cuda-graph-replay"
+        ok = d["status"] == "ok" and d["vg_ms"] and d[key + "_ms"]
+        d[key + "_ratio"] = d[key + "_ms"] / d["vg_ms"] if ok else None
+        if col.get("status") == "error":
+            d["notes"].append(f"{dict(COLUMNS)[key]}: {col.get('error', '')[:200]}")
+    tc = rec.get("torch_compile") or {}
+    if tc.get("check") == "mismatch":
+        d["notes"].append("torch.compile differs from eager: max rel err "
+                          f"{tc.get('max_rel_err_vs_eager'):.3g}")
+    d["roofline_ms"], d["bound"] = roofline_ms(prob)
+    return d
+
+
+def table_md(results):
+    """The markdown table, geometric means and notes."""
+    rows = [row_data(r) for r in results.get("problems", [])]
+    out = ["| problem | dtype | M | N | K | batch | roofline ms | vibegemm ms | status | "
+           "TFLOP/s | cuBLAS ms | eager ms | torch.compile ms | cuBLAS/vibegemm | "
+           "eager/vibegemm | compile/vibegemm |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    notes = []
+    for d in rows:
+        p = d["prob"]
+        status = d["status"]
+        if d["notes"]:
+            notes.append((p["name"], d["notes"]))
+            status += f" [{len(notes)}]"
+
+        def ms(key):
+            s = fmt(d[key + "_ms"])
+            return s + "\\*" if d[key + "_graph"] and d[key + "_ms"] else s
+
+        out.append("| " + " | ".join([
+            p["base"], p["dtype"], str(p["m"]), str(p["n"]), str(p["k"]), str(p["batch"]),
+            fmt(d["roofline_ms"]) + (" (m)" if d["bound"] == "memory" else ""),
+            fmt(d["vg_ms"]), status, fmt(d["vg_tflops"], 3),
+            ms("cublas"), ms("eager"), ms("torch_compile"),
+            fmt(d["cublas_ratio"], 3), fmt(d["eager_ratio"], 3),
+            fmt(d["torch_compile_ratio"], 3)]) + " |")
+    out += ["", "Geometric means of the ratios (other / vibegemm; above 1: vibegemm faster), "
+            "over the problems where vibegemm ran and checked correct:", "",
+            "| level | dtype | cuBLAS/vibegemm | eager/vibegemm | compile/vibegemm |",
+            "|---|---|---:|---:|---:|"]
+    for level in (1, 2):
+        for dtype in ("f32", "bf16"):
+            sel = [d for d in rows if d["prob"]["level"] == level and d["prob"]["dtype"] == dtype]
+            if not sel:
+                continue
+            cells = []
+            for key, _ in COLUMNS:
+                vals = [d[key + "_ratio"] for d in sel if d[key + "_ratio"]]
+                g = geomean(vals)
+                cells.append(f"{fmt(g, 3)} ({len(vals)} of {len(sel)})")
+            out.append(f"| {level} | {dtype} | " + " | ".join(cells) + " |")
+    out += ["", "Roofline: the larger of FLOPs / peak (H200 dense: bf16 989 TFLOP/s, "
+            "f32 without TF32 67 TFLOP/s) and the bytes of the inputs and the output, "
+            "each moved once, over 4.0 TB/s (the datasheet's 4.8 TB/s is not reached in "
+            "practice); (m) marks memory-bound problems. FLOPs are 2·M·N·K per batch, "
+            "epilogues not counted. \\* marks PyTorch times taken as CUDA-graph replays "
+            "(runs under 10 µs)."]
+    if notes:
+        out += ["", "Notes:", ""]
+        for i, (name, ns) in enumerate(notes, 1):
+            text = "; ".join(n.replace("\n", " ").replace("|", "\\|") for n in ns)
+            out.append(f"{i}. `{name}`: {text}")
+    return "\n".join(out) + "\n"
+
+
+def plot(results, path):
+    """plot.png: each column's speed relative to cuBLAS per problem, log scale.
+
+    Returns which renderer drew it ("matplotlib" or "builtin").
+    """
+    rows = [row_data(r) for r in results.get("problems", [])]
+    labels, vals = [], []
+    for d in rows:
+        cb = d["cublas_ms"]
+        labels.append(f"{d['prob']['base']} {d['prob']['dtype']}")
+        vg = d["vg_ms"] if d["status"] == "ok" else None
+        vals.append([cb / t if cb and t else None
+                     for t in (vg, d["eager_ms"], d["torch_compile_ms"])])
+    series = ["vibegemm", "PyTorch eager", "torch.compile"]
+    title = "speed relative to cuBLAS (cuBLAS time / time; log scale; 1 = cuBLAS)"
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker
+    except ImportError:
+        import png
+        png.bar_chart(path, title, list(zip(labels, vals)), series, SERIES_COLORS)
+        return "builtin"
+    present = [x for v in vals for x in v if x]
+    lo, hi = 1e-3, 10.0
+    if present:  # whole decades around every value, at least 1e-3 .. 10
+        lo = min(lo, 10.0 ** math.floor(math.log10(min(present))))
+        hi = max(hi, 10.0 ** math.ceil(math.log10(max(present))))
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(10, 0.42 * n + 1.6))
+    h = 0.8 / len(series)
+    for j, (name, col) in enumerate(zip(series, SERIES_COLORS)):
+        color = [c / 255 for c in col]
+        ys = [i + (j - 1) * h for i in range(n)]
+        xs = [v[j] for v in vals]
+        ax.barh([y for y, x in zip(ys, xs) if x], [x - lo for x in xs if x], left=lo,
+                height=h, color=color, label=name)
+        for y, x in zip(ys, xs):
+            if not x:
+                ax.text(lo * 1.05, y, "n/a", va="center", fontsize=6, color=color)
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks(range(n))
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("cuBLAS time / time (higher is faster)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", which="major", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return "matplotlib"
+
+
+def readme_md(results, name, reproduce_gpu, renderer):
+    """README.md of one benchmark run: reproduce commands, setup, what was measured."""
+    env = results.get("environment") or {}
+    dev = env.get("device") or {}
+    comp = results.get("compile") or {}
+    src = comp.get("source") or {}
+    cfg = results.get("config") or {}
+    date = (results.get("created") or "")[:10]
+    gpu_line = reproduce_gpu or "REPRODUCE-GPU: " + PLACEHOLDER
+    device = dev.get("name", "unknown device")
+    if dev:
+        device += (f" (compute capability {dev.get('compute_capability')}, "
+                   f"{dev.get('sms')} SMs, {dev.get('memory_gib')} GiB)")
+    lines = [
+        f"# {name}",
+        "",
+        f"- Date: {date or 'unknown'}",
+        f"- Device: {device}",
+        "- Driver, max SM clock, power limit (nvidia-smi): "
+        f"{env.get('nvidia_smi') or 'unknown'}",
+        f"- PyTorch {env.get('torch', '?')}, CUDA {env.get('cuda', '?')}, "
+        f"Python {env.get('python', '?')}",
+        f"- vibegemm source: {src.get('commit', 'unknown')}"
+        + (" (with uncommitted changes)" if src.get("dirty") else ""),
+        f"- Plot drawn with: {renderer}",
+        "",
+        "Files: [table.md](table.md), [plot.png](plot.png), "
+        "[results.json](results.json) (every number, status and diagnostic).",
+        "",
+        "## Reproduce",
+        "",
+        "On the build machine (Debian 12, no GPU needed):",
+        "",
+        "```sh",
+        "./scripts/setup.sh && python3 python/bench/bench.py compile --out bench-out",
+        "```",
+        "",
+        "On the GPU machine, over a copy of the repository carrying `build/bin`, "
+        "`.dist` and `bench-out`:",
+        "",
+        "```sh",
+        gpu_line,
+        "```",
+        "",
+        "Then, anywhere:",
+        "",
+        "```sh",
+        "python3 python/bench/bench.py report --out bench-out "
+        f"--dest docs/benchmarks/{name} --reproduce {shlex.quote(reproduce_gpu or '...')}",
+        "```",
+        "",
+        "Commands as recorded: compile `" + (comp.get("command") or "?") + "`; run `"
+        + (results.get("command") or "?") + "`.",
+        "",
+        "## What was measured",
+        "",
+        "Each problem is a KernelBench level-1 GEMM or level-2 GEMM + epilogue chain "
+        "(`python/bench/problems.py` says which), in f32 and in bf16 (bf16 operands, f32 "
+        "accumulation, bf16 result; epilogues computed in f32). vibegemm compiled each "
+        "`input.mlir` with its built-in scheduler (`vibegemm-opt --llm-schedule`, no "
+        "tuning), and `vibegemm-run --json --compare=cublas` ran the launch plan: it "
+        "checks the output against a reference and reports the median time of the whole "
+        "plan (all its kernels). The PyTorch columns run in one process on the same "
+        "shapes, layouts and dtypes with TF32 off: cuBLAS is the GEMM alone "
+        "(`torch.matmul`, `torch.bmm` or `F.linear` without bias), eager is the whole "
+        "chain as KernelBench's `forward` writes it, torch.compile is that function "
+        "compiled in the default mode (compile time recorded separately, its output "
+        f"checked loosely against eager). PyTorch timing: {cfg.get('timing', '?')}; "
+        f"{cfg.get('iters', '?')} runs after {cfg.get('warmup', '?')} warm-ups. "
+        "vibegemm-run's timing method is recorded per problem in results.json. "
+        "Ratios are other / vibegemm: above 1, vibegemm is faster.",
+        "",
+        "## Results",
+        "",
+    ]
+    return "\n".join(lines) + "\n" + table_md(results)
+
+
+def merge(runs):
+    """One results dict from several runs: the first's header, per problem the last record.
+
+    A suite too long for one GPU call runs in parts (``--only``); their
+    results.json files are merged here, in suite order.
+    """
+    if len(runs) == 1:
+        return runs[0]
+    merged = dict(runs[0])
+    by_name, order = {}, []
+    for run in runs:
+        for rec in run.get("problems", []):
+            name = rec["problem"]["name"]
+            if name not in by_name:
+                order.append(name)
+            by_name[name] = rec
+    merged["problems"] = [by_name[n] for n in order]
+    ran = set(by_name)
+    merged["skipped"] = sorted({s for run in runs for s in run.get("skipped", [])} - ran)
+    merged["command"] = " ; ".join(r.get("command") or "?" for r in runs)
+    merged["finished"] = all(r.get("finished") for r in runs)
+    merged["parts"] = [{k: r.get(k) for k in ("created", "command", "environment", "config")}
+                       for r in runs]
+    return merged
+
+
+def write_all(results, dest, reproduce_gpu=None, name=None):
+    """Write results.json, table.md, plot.png and README.md into ``dest``."""
+    os.makedirs(dest, exist_ok=True)
+    name = name or os.path.basename(os.path.normpath(dest))
+    paths = []
+    rj = os.path.join(dest, "results.json")
+    with open(rj, "w") as f:
+        json.dump(results, f, indent=1)
+        f.write("\n")
+    paths.append(rj)
+    tm = os.path.join(dest, "table.md")
+    with open(tm, "w") as f:
+        f.write(table_md(results))
+    paths.append(tm)
+    pp = os.path.join(dest, "plot.png")
+    renderer = plot(results, pp)
+    paths.append(pp)
+    rm = os.path.join(dest, "README.md")
+    with open(rm, "w") as f:
+        f.write(readme_md(results, name, reproduce_gpu, renderer))
+    paths.append(rm)
+    return paths
