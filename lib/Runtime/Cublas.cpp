@@ -15,7 +15,8 @@ using namespace mlir::vibegemm::runtime;
 namespace {
 constexpr int kOpN = 0, kOpT = 1;
 constexpr int kCudaR32F = 0, kCudaR16F = 2, kCudaR16BF = 14;
-constexpr int kComputeF32 = 68, kComputeF32Pedantic = 69;
+// CUBLAS_COMPUTE_32F: float32 accumulation; TF32 only if the math mode asks.
+constexpr int kComputeF32 = 68;
 constexpr int kGemmDefault = -1;
 
 int cudaDataType(DType type) {
@@ -98,12 +99,11 @@ std::string Cublas::run(const PlanGemm &g, DType inType, DType outType,
   int opA = g.transposeA ? kOpT : kOpN;
   int ldb = g.transposeB ? g.k : g.n;
   int lda = g.transposeA ? g.m : g.k;
-  int compute = inType == DType::F32 ? kComputeF32Pedantic : kComputeF32;
   int status = gemmStridedBatchedEx(
       handle, opB, opA, g.n, g.m, g.k, &alpha, reinterpret_cast<void *>(b),
       aType, ldb, g.k * g.n, reinterpret_cast<void *>(a), aType, lda,
       g.m * g.k, &beta, reinterpret_cast<void *>(c), cType, g.n, g.m * g.n,
-      g.batch, compute, kGemmDefault);
+      g.batch, kComputeF32, kGemmDefault);
   if (status)
     return "cublasGemmStridedBatchedEx failed with status " +
            std::to_string(status);

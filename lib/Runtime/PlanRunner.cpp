@@ -122,9 +122,13 @@ class DeviceMemory {
 public:
   explicit DeviceMemory(Session &s) : s(s) {}
   ~DeviceMemory() {
-    for (CUdeviceptr p : owned)
-      s.d->cuMemFree(p);
+    if (!abandoned)
+      for (CUdeviceptr p : owned)
+        s.d->cuMemFree(p);
   }
+  /// After a fault or a kernel that never ends, freeing could block on the
+  /// stuck kernel; the process exit reclaims the memory instead.
+  void abandon() { abandoned = true; }
   Outcome allocate(size_t bytes, CUdeviceptr &out, const std::string &what) {
     if (CUresult r = s.d->cuMemAlloc(&out, std::max<size_t>(bytes, 1)))
       return fail(kStatusLoadError,
@@ -137,6 +141,7 @@ public:
 private:
   Session &s;
   std::vector<CUdeviceptr> owned;
+  bool abandoned = false;
 };
 
 /// A buffer with `guard` bytes of kGuardByte on both sides of its data.
@@ -445,6 +450,9 @@ public:
                         {"flops", plan.flops},
                         {"bytes", static_cast<int64_t>(plan.ioBytes())}};
     Outcome o = go(result);
+    if (o.status == kStatusFault || o.status == kStatusTimeout ||
+        o.status == kStatusReferenceError)
+      mem.abandon();
     result["status"] = o ? (referenceMode == ReferenceMode::None
                                 ? kStatusUnchecked
                                 : kStatusOk)
