@@ -92,7 +92,10 @@ struct Session {
     if (CUresult r = d->cuDevicePrimaryCtxRetain(&context, device))
       return fail(kStatusNoGpu, "cannot create a context: " + d->describe(r));
     d->cuCtxSetCurrent(context);
-    if (CUresult r = d->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING))
+    // A blocking stream: it waits for the synchronous copies and memsets,
+    // which the driver may still be running on the legacy stream when they
+    // return (device memsets, pageable host-to-device copies).
+    if (CUresult r = d->cuStreamCreate(&stream, 0))
       return fail(kStatusNoGpu, "cuStreamCreate: " + d->describe(r));
     return Outcome::ok();
   }
@@ -675,6 +678,7 @@ private:
       }
       sets.push_back(std::move(set));
     }
+    session.d->cuCtxSynchronize();
     return static_cast<int>(sets.size());
   }
 
@@ -707,7 +711,8 @@ private:
       if (Outcome o = check(r, "preparing buffer " + name); !o)
         return o;
     }
-    return Outcome::ok();
+    // Poison and inputs must have landed before any kernel starts.
+    return check(d.cuCtxSynchronize(), "preparing buffers");
   }
 
   /// Runs `loaded` once on freshly poisoned outputs and waits.

@@ -361,7 +361,7 @@ private:
     } else if (kernelFailed || status == rt::kStatusLoadError) {
       // A driver that cannot load the PTX is the kernel's fault too.
       candidate["status"] = kernelFailed ? status.str() : rt::kStatusFault;
-      candidate["diagnostic"] = result.getString("diagnostic").value_or("");
+      candidate["diagnostic"] = result.getString("diagnostic").value_or("").str();
     } else {
       candidate["measure_error"] =
           (status + ": " + result.getString("diagnostic").value_or(""))
@@ -456,9 +456,19 @@ private:
       planFiles[record.name + ".ptx"] = ptx;
       planFiles[record.name + ".plan.json"] =
           formatJson(json::Value(std::move(*plan)));
-      if (measurement.enabled)
+      if (measurement.enabled) {
         recordMeasurement(candidate, measureCandidate(record.name + ".plan.json",
                                                       planFiles));
+        // Never hand out a kernel the GPU just showed to be wrong.
+        StringRef status = *candidate.getString("status");
+        if (status != "ok")
+          return emitError(dispatchFunc.getLoc(), "dispatch ")
+                 << record.name << ": no candidate passed verification on "
+                 << measurement.device << " (" << status << ": "
+                 << candidate.getString("diagnostic").value_or("")
+                 << "); this is a vibegemm bug, please report it "
+                    "(measure=off skips the check)";
+      }
       files.insert(planFiles.begin(), planFiles.end());
       files[record.name + ".schedule.mlir"] = record.schedule;
 

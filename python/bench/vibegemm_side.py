@@ -63,14 +63,17 @@ def find_plan(artifacts, function):
 
     vibegemm-opt writes ``<dispatch>.plan.json`` per dispatch and, only for
     functions that call several dispatches, ``<function>.plan.json``; the
-    latter wins.  Returns (file name or None, why not found).
+    latter wins.  ``*.reference.plan.json`` files hold the reference kernels
+    vibegemm-run checks against; they are never the plan to time.
+    Returns (file name or None, why not found).
     """
     if not os.path.isdir(artifacts):
         return None, "no artifacts directory"
     whole = function + ".plan.json"
     if os.path.exists(os.path.join(artifacts, whole)):
         return whole, ""
-    plans = sorted(f for f in os.listdir(artifacts) if f.endswith(".plan.json"))
+    plans = sorted(f for f in os.listdir(artifacts)
+                   if f.endswith(".plan.json") and not f.endswith(".reference.plan.json"))
     if len(plans) == 1:
         return plans[0], ""
     if not plans:

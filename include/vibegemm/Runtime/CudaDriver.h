@@ -38,7 +38,6 @@ inline constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 inline constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
-inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 
 /// The driver entry points the runtime calls, resolved from libcuda.so.1.
