@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite on the GPU machine (repo root, carrying .dist and
+# build/bin): compiles every problem with vibegemm-opt there, times vibegemm,
+# cuBLAS, eager and torch.compile, and writes the report to OUTDIR.
+# A GPU command may run 10 minutes, so the run stops starting problems after
+# TIME_BUDGET seconds; run it again with RESUME=FILE (a previous results.json)
+# to finish on the same machine.
+# Usage: tools/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
+set -uo pipefail
+dest=${1:?output directory}
+work=/tmp/bench
+mkdir -p "$dest" /tmp/vg
+[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
+export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
+source tools/gpu/find-cublas.sh
+python3 python/bench/bench.py compile --out "$work" \
+  --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
+resume=()
+if [ -n "${RESUME:-}" ]; then
+  cp "$RESUME" "$work/results.json"
+  resume=(--resume)
+fi
+python3 python/bench/bench.py run --out "$work" --vibegemm-run build/bin/vibegemm-run \
+  --run-timeout 120 --time-budget "${TIME_BUDGET:-420}" "${resume[@]}" 2>&1 |
+  tee "$dest/run.log"
+python3 python/bench/bench.py report --out "$work" --dest "$dest/report" \
+  --reproduce "bash tools/gpu/bench.sh OUTDIR  (then RESUME=OUTDIR/report/results.json bash tools/gpu/bench.sh OUTDIR2 if the budget ran out)"
