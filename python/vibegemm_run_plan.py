@@ -329,7 +329,8 @@ _BUFFER_KEYS = {"name", "kind", "arg_index", "result_index", "shape", "dtype",
                 "bytes", "zero_init"}
 _LAUNCH_KEYS = {"ptx", "kernel", "grid", "block", "shared_bytes", "args"}
 _TOP_KEYS = {"version", "function", "dispatch", "target", "buffers",
-             "launches", "flops"}
+             "launches", "flops", "gemm", "reference", "reference_plan",
+             "expect"}
 
 
 def _parse_buffer(b, where, errors, warnings):
