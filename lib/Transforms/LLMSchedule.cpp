@@ -321,16 +321,10 @@ private:
     if (llvm::sys::fs::createUniqueDirectory("vibegemm-measure", dir))
       return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
                           {"diagnostic", "cannot create a scratch directory"}};
-    for (auto &[name, contents] : files) {
-      llvm::SmallString<256> path(dir);
-      llvm::sys::path::append(path, name);
-      if (llvm::Error err =
-              llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-                os << contents;
-                return llvm::Error::success();
-              }))
-        llvm::consumeError(std::move(err));
-    }
+    for (auto &[name, contents] : files)
+      if (failed(writeArtifact(getOperation().getLoc(), dir, name, contents)))
+        return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
+                            {"diagnostic", "cannot write to " + dir.str()}};
     llvm::SmallString<256> planPath(dir);
     llvm::sys::path::append(planPath, planName);
     vibegemm::runtime::RunOptions options;
