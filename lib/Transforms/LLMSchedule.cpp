@@ -324,7 +324,7 @@ private:
     for (auto &[name, contents] : files)
       if (failed(writeArtifact(getOperation().getLoc(), dir, name, contents)))
         return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
-                            {"diagnostic", "cannot write to " + dir.str()}};
+                            {"diagnostic", "cannot write to " + std::string(dir)}};
     llvm::SmallString<256> planPath(dir);
     llvm::sys::path::append(planPath, planName);
     vibegemm::runtime::RunOptions options;
