@@ -59,3 +59,9 @@ if gpu_ok:
     lit_config.note("GPU tests run on " + gpu_note)
 else:
     lit_config.note("no GPU (" + gpu_note + "): GPU tests are UNSUPPORTED")
+
+# report.html is checked in headless Chromium where one is installed.
+if any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")):
+    config.available_features.add("chromium")
+else:
+    lit_config.note("chromium not found: report.html rendering tests are UNSUPPORTED")

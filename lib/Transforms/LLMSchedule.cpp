@@ -1,27 +1,32 @@
 //===- LLMSchedule.cpp - The user entry: schedule and compile to PTX ------===//
 //
-// Chains dispatch formation, scheduling, schedule application and lowering,
-// checks each kernel with ptxas, measures it on the GPU when one is present
-// (in a child vibegemm-run) and writes the artifacts directory. The LLM
-// loop itself is not built yet; with or without an endpoint the built-in
-// scheduler writes the schedules, and stderr says so.
+// Chains dispatch formation, scheduling, schedule application and lowering.
+// Every dispatch gets candidates: the built-in schedule first, then, with an
+// endpoint, LLM-written scripts over several rounds. Each candidate is
+// checked (allowlist, apply, lower, ptxas), measured on the GPU when one is
+// present (in a child vibegemm-run) or estimated, and the best one is
+// compiled. Writes the artifacts directory and report.json/report.html.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/LLM/ChatClient.h"
+#include "vibegemm/LLM/ResponseCache.h"
+#include "vibegemm/Runtime/Isolation.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
+#include "vibegemm/Scheduler/LLMPrompts.h"
+#include "vibegemm/Scheduler/ScriptCheck.h"
 #include "vibegemm/Target/LaunchPlan.h"
 #include "vibegemm/Target/Ptxas.h"
 #include "vibegemm/Target/TargetInfo.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
-#include "vibegemm/Runtime/Isolation.h"
+#include "vibegemm/TuningDB/TuningDB.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
-
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
@@ -31,6 +36,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cmath>
+#include <limits>
 #include <map>
 
 namespace mlir::vibegemm {
@@ -41,6 +48,7 @@ namespace mlir::vibegemm {
 using namespace mlir;
 using namespace mlir::vibegemm;
 namespace json = llvm::json;
+namespace llm = mlir::vibegemm::llm;
 
 namespace {
 
@@ -55,6 +63,12 @@ struct DispatchRecord {
   /// dispatch, so cuBLAS can check it.
   std::optional<json::Object> gemm;
   bool plain = false;
+  /// Every candidate tried, as report.json entries; the winner's index and
+  /// script (a named sequence).
+  json::Array candidates;
+  /// The script of each candidate ("" where there was none).
+  std::vector<std::string> scripts;
+  size_t winner = 0;
 };
 
 /// The same module compiled with the reference schedule.
@@ -111,15 +125,49 @@ std::optional<json::Object> describeGemm(func::FuncOp dispatch,
                       {"transpose_b", p.transposeB}};
 }
 
-/// A static estimate for unmeasured candidates: the roofline, worsened by
-/// spills (local-memory traffic in the inner loop).
-double staticEstimateMs(double rooflineMs,
-                        const std::vector<vibegemm::KernelResources> &ks) {
-  double factor = 1.0;
-  for (const vibegemm::KernelResources &k : ks)
-    if (k.spillStoreBytes + k.spillLoadBytes > 0)
-      factor = std::max(factor, 2.0);
-  return rooflineMs * factor;
+/// A static estimate for unmeasured candidates: the roofline, divided by
+/// how well each launch fills the GPU (waves of resident blocks, limited by
+/// registers, threads and shared memory, and warps per SM), and doubled
+/// when ptxas reports spills. Crude: only measurements rank candidates
+/// reliably.
+double staticEstimateMs(double rooflineMs, const json::Object &plan,
+                        const std::vector<vibegemm::KernelResources> &ks,
+                        const vibegemm::TargetInfo &t) {
+  double worst = 1.0;
+  const json::Array *launches = plan.getArray("launches");
+  for (const json::Value &l : launches ? *launches : json::Array()) {
+    const json::Object *launch = l.getAsObject();
+    if (!launch)
+      continue;
+    auto product = [&](StringRef key) {
+      int64_t p = 1;
+      if (const json::Array *dims = launch->getArray(key))
+        for (const json::Value &d : *dims)
+          p *= d.getAsInteger().value_or(1);
+      return p;
+    };
+    int64_t blocks = product("grid"), threads = product("block");
+    StringRef kernel = launch->getString("kernel").value_or("");
+    int64_t regs = 32, shared = launch->getInteger("shared_bytes").value_or(0);
+    bool spills = false;
+    for (const vibegemm::KernelResources &k : ks)
+      if (k.kernel == kernel) {
+        regs = std::max(k.registers, 1);
+        shared += k.sharedBytes;
+        spills = k.spillStoreBytes + k.spillLoadBytes > 0;
+      }
+    int64_t perSm = std::min<int64_t>(
+        {32, 2048 / std::max<int64_t>(threads, 1),
+         t.registersPerSm / std::max<int64_t>(regs * threads, 1),
+         shared > 0 ? t.maxSharedBytesPerBlock / shared : 32});
+    perSm = std::max<int64_t>(perSm, 1);
+    double slots = double(perSm) * t.smCount;
+    double waves = std::ceil(blocks / slots);
+    double fill = blocks / (waves * slots);
+    double warps = std::min(1.0, perSm * threads / 32.0 / 16.0);
+    worst = std::max(worst, (spills ? 2.0 : 1.0) / (fill * warps));
+  }
+  return rooflineMs * worst;
 }
 
 std::string hashText(StringRef text) {
@@ -159,6 +207,42 @@ double rooflineMs(const GemmProblem &p, const vibegemm::TargetInfo &t) {
   return std::max(computeMs, memoryMs);
 }
 
+
+/// The report.html template (share/report/report.html.in), built in.
+struct EmbeddedFile {
+  const char *name;
+  const char *text;
+};
+const EmbeddedFile kReportFiles[] = {
+#include "EmbeddedReport.inc"
+};
+constexpr llvm::StringLiteral kReportMarker = "/*VIBEGEMM_REPORT_JSON*/null";
+
+/// How a candidate ranks: measured time, else the static estimate; failed
+/// candidates never win.
+double rankOf(const json::Object &candidate) {
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  if (candidate.getString("status") != "ok")
+    return kNever;
+  if (std::optional<double> t = candidate.getNumber("time_ms"))
+    return *t;
+  return candidate.getNumber("estimated_ms").value_or(kNever);
+}
+
+std::string formatMs(const json::Object &c) {
+  if (std::optional<double> t = c.getNumber("time_ms"))
+    return llvm::formatv("{0:f3} ms", *t).str();
+  if (std::optional<double> e = c.getNumber("estimated_ms"))
+    return llvm::formatv("~{0:f3} ms (estimated)", *e).str();
+  return "-";
+}
+
+/// What the LLM cost and did in this run, for report.json.
+struct LLMStats {
+  int64_t requests = 0, succeeded = 0, failed = 0, cacheHits = 0;
+  int64_t promptTokens = 0, completionTokens = 0;
+};
+
 class LLMSchedulePass
     : public vibegemm::impl::LLMSchedulePassBase<LLMSchedulePass> {
 public:
@@ -166,8 +250,7 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const vibegemm::TargetInfo *info =
-        vibegemm::lookupTargetOrEmitError(target, module.getLoc());
+    info = vibegemm::lookupTargetOrEmitError(target, module.getLoc());
     if (!info)
       return signalPassFailure();
     if (measure != "auto" && measure != "on" && measure != "off") {
@@ -175,6 +258,18 @@ public:
           << measure << "'";
       return signalPassFailure();
     }
+    ptxasPath = vibegemm::findPtxas(ptxas);
+    if (!ptxas.empty() && !ptxasPath) {
+      emitError(module.getLoc(), "ptxas not found at ") << ptxas;
+      return signalPassFailure();
+    }
+    llvm::Expected<PromptTemplates> loaded = loadPromptTemplates(promptsDir);
+    if (!loaded) {
+      emitError(module.getLoc()) << llvm::toString(loaded.takeError());
+      return signalPassFailure();
+    }
+    templates = std::move(*loaded);
+    allowlist = parseAllowlist(templates.allowlist);
     measurement = setUpMeasurement();
     if (measure == "on" && !measurement.enabled) {
       emitError(module.getLoc(), "measure=on, but candidates cannot be "
@@ -182,17 +277,48 @@ public:
           << measurement.why;
       return signalPassFailure();
     }
+    llmEndpoint = endpoint;
+    if (llmEndpoint.empty())
+      llmEndpoint =
+          llvm::sys::Process::GetEnv("VIBEGEMM_LLM_ENDPOINT").value_or("");
+    if (!llmEndpoint.empty()) {
+      std::string llmModel = model;
+      if (llmModel.empty())
+        llmModel = llvm::sys::Process::GetEnv("VIBEGEMM_LLM_MODEL")
+                       .value_or("default");
+      llm::ChatOptions options;
+      options.timeoutSeconds = llmTimeout;
+      // The key is read here and nowhere else, and never written anywhere.
+      client.emplace(llmEndpoint, llmModel,
+                     llvm::sys::Process::GetEnv("VIBEGEMM_LLM_API_KEY")
+                         .value_or(""),
+                     options);
+      std::string dir = cacheDir;
+      if (dir.empty())
+        dir = llm::ResponseCache::defaultDirectory();
+      cache.emplace(dir == "off" ? "" : dir);
+    }
+
+    std::string dbPath = db;
+    if (dbPath.empty())
+      dbPath = llvm::sys::Process::GetEnv("VIBEGEMM_DB").value_or("");
+    if (!dbPath.empty()) {
+      llvm::Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
+      if (!opened) {
+        emitError(module.getLoc()) << llvm::toString(opened.takeError());
+        return signalPassFailure();
+      }
+      tuningDB = std::move(*opened);
+    }
+
     // Reference kernels come from an untouched copy of the input.
-    ReferenceArtifacts reference = buildReference(module);
+    reference = buildReference(module);
     if (!reference.error.empty())
       module.emitWarning("reference kernels could not be built, so only "
                          "cuBLAS can check these kernels: ")
           << reference.error;
-    std::string llmEndpoint = endpoint;
-    if (llmEndpoint.empty())
-      llmEndpoint =
-          llvm::sys::Process::GetEnv("VIBEGEMM_LLM_ENDPOINT").value_or("");
-    // Form dispatches and schedule them.
+
+    // Form dispatches and write the built-in schedules.
     OpPassManager front(ModuleOp::getOperationName());
     front.addPass(createVibeGemmFormDispatchesPass());
     front.addPass(createVibeGemmBuiltinSchedulePass({target}));
@@ -206,11 +332,46 @@ public:
       record.name = dispatch.getSymName().str();
       record.signature =
           dispatch->getAttrOfType<StringAttr>(kSignatureAttr).str();
-      record.schedule = vibegemm::wrapForReplay(
-          printSchedule(dispatch, schedules), record.name, record.name);
       record.problem = *getGemmProblem(dispatch);
       record.tiling = vibegemm::chooseSimtTiling(record.problem, *info);
       record.gemm = describeGemm(dispatch, record.problem, record.plain);
+      std::string builtin = printSchedule(dispatch, schedules);
+      record.scripts.push_back(builtin);
+      record.candidates.push_back(evaluateScript(
+          module, dispatch, record, builtin,
+          json::Object{{"index", 0}, {"source", "builtin"}, {"round", 0}}));
+      // A schedule that won an earlier run competes again.
+      if (std::optional<StoredWinner> stored =
+              tuningDB ? tuningDB->winner(record.signature, target,
+                                          LLVM_VERSION_STRING)
+                       : std::nullopt;
+          stored && stored->script != builtin) {
+        record.scripts.push_back(stored->script);
+        record.candidates.push_back(evaluateScript(
+            module, dispatch, record, stored->script,
+            json::Object{{"index", 1}, {"source", "db"}, {"round", 0}}));
+        if (rankOf(*record.candidates[1].getAsObject()) <
+            rankOf(*record.candidates[0].getAsObject()))
+          record.winner = 1;
+      }
+      if (client && failed(tuneWithLLM(module, dispatch, record)))
+        return signalPassFailure();
+      const json::Object &win = *record.candidates[record.winner].getAsObject();
+      if (measurement.enabled && win.getString("status") != "ok") {
+        // Never hand out a kernel the GPU just showed to be wrong.
+        emitError(dispatch.getLoc(), "dispatch ")
+            << record.name << ": no candidate passed verification on "
+            << measurement.device << " (" << *win.getString("status") << ": "
+            << win.getString("diagnostic").value_or("")
+            << "); this is a vibegemm bug, please report it "
+               "(measure=off skips the check)";
+        return signalPassFailure();
+      }
+      if (record.winner != 0 &&
+          failed(attachSchedule(dispatch, record.scripts[record.winner])))
+        return signalPassFailure();
+      record.schedule = vibegemm::wrapForReplay(
+          printSchedule(dispatch, schedules), record.name, record.name);
       records.push_back(std::move(record));
     }
 
@@ -220,15 +381,41 @@ public:
     if (failed(runPipeline(back, module)))
       return signalPassFailure();
 
-    if (failed(checkAndWrite(module, *info, records, reference)))
+    if (tuningDB)
+      for (const DispatchRecord &r : records)
+        if (llvm::Error err = tuningDB->record(toTuningRun(r))) {
+          emitError(module.getLoc()) << llvm::toString(std::move(err));
+          return signalPassFailure();
+        }
+    if (failed(writeArtifacts(module, records)))
       return signalPassFailure();
-    if (llmEndpoint.empty())
+    if (!client) {
       llvm::errs() << "vibegemm: no LLM endpoint configured; the built-in "
                       "scheduler ran\n";
-    else
-      llvm::errs() << "vibegemm: LLM scheduling is not built yet; the "
-                      "built-in scheduler ran instead of "
-                   << llmEndpoint << "\n";
+      return;
+    }
+    for (const DispatchRecord &r : records) {
+      const json::Object &win = *r.candidates[r.winner].getAsObject();
+      bool anyValid = false;
+      for (size_t i = 1; i < r.candidates.size(); ++i)
+        anyValid |= r.candidates[i].getAsObject()->getString("status") == "ok";
+      llvm::errs() << "vibegemm: " << r.name << ": ";
+      if (r.winner != 0)
+        llvm::errs() << "winner candidate " << r.winner << " (llm, round "
+                     << win.getInteger("round").value_or(0) << "), "
+                     << formatMs(win) << "\n";
+      else if (!anyValid)
+        llvm::errs() << "no LLM candidate was valid; the built-in schedule "
+                        "won\n";
+      else
+        llvm::errs() << "the built-in schedule stayed best, "
+                     << formatMs(win) << "\n";
+    }
+    llvm::errs() << llvm::formatv(
+        "vibegemm: LLM: {0} requests ({1} failed), {2} answers from the "
+        "cache, {3} prompt + {4} completion tokens\n",
+        stats.requests, stats.failed, stats.cacheHits, stats.promptTokens,
+        stats.completionTokens);
   }
 
 private:
@@ -370,18 +557,363 @@ private:
     candidate["measurement"] = std::move(summary);
   }
 
-  LogicalResult checkAndWrite(ModuleOp module, const vibegemm::TargetInfo &info,
-                              std::vector<DispatchRecord> &records,
-                              ReferenceArtifacts &reference) {
-    std::optional<std::string> ptxasPath = vibegemm::findPtxas(ptxas);
-    if (!ptxas.empty() && !ptxasPath)
-      return emitError(module.getLoc(), "ptxas not found at ") << ptxas;
 
+  /// Adds what vibegemm-run needs to a dispatch plan: FLOPs, the GEMM it
+  /// holds, and what checks it (cuBLAS for a plain GEMM, reference kernels
+  /// otherwise). The reference files go into `files`.
+  void decoratePlan(json::Object &plan, const DispatchRecord &record,
+                    std::map<std::string, std::string> &files) {
+    plan["flops"] = record.problem.flops();
+    if (record.gemm) {
+      plan["gemm"] = json::Object(*record.gemm);
+      if (record.plain) {
+        json::Object ref = *record.gemm;
+        ref["kind"] = "gemm";
+        plan["reference"] = std::move(ref);
+      }
+    }
+    auto refPlan = reference.plans.find(record.name);
+    if (refPlan != reference.plans.end() && reference.ptx.count(record.name)) {
+      plan["reference_plan"] = record.name + ".reference.plan.json";
+      files[record.name + ".reference.ptx"] = reference.ptx[record.name];
+      files[record.name + ".reference.plan.json"] =
+          formatJson(json::Value(json::Object(refPlan->second)));
+    }
+  }
+
+  /// Checks, applies, lowers and (where possible) measures one script on a
+  /// copy of `dispatch`; returns `candidate` filled in as a report entry.
+  json::Object evaluateScript(ModuleOp module, func::FuncOp dispatch,
+                              const DispatchRecord &record, StringRef script,
+                              json::Object candidate) {
+    MLIRContext *ctx = module.getContext();
+    double roofline = rooflineMs(record.problem, *info);
+    candidate["script_hash"] = hashText(script);
+    candidate["status"] = "ok";
+    candidate["diagnostic"] = "";
+    candidate["time_ms"] = nullptr;
+    candidate["tflops"] = nullptr;
+    candidate["timing"] = "estimated";
+    candidate["roofline_ms"] = roofline;
+    auto failWith = [&](StringRef status, std::string diagnostic) {
+      candidate["status"] = status.str();
+      candidate["diagnostic"] = std::move(diagnostic);
+      return std::move(candidate);
+    };
+    ScriptCheck check = checkScript(ctx, script, allowlist);
+    if (check.status != "ok")
+      return failWith(check.status, check.diagnostic);
+
+    // A private copy of the dispatch, in a module nested here only while
+    // the pipelines run.
+    auto work = ModuleOp::create(dispatch.getLoc());
+    module.getBody()->push_back(work);
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToEnd(work.getBody());
+    auto copy = cast<func::FuncOp>(builder.clone(*dispatch.getOperation()));
+    std::string firstError, status;
+    {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+          firstError = d.str();
+        return success();
+      });
+      OpPassManager apply(ModuleOp::getOperationName());
+      apply.addPass(createVibeGemmApplySchedulesPass());
+      OpPassManager lower(ModuleOp::getOperationName());
+      lower.addPass(createVibeGemmLowerToPTXPass({target, 3}));
+      if (failed(attachSchedule(copy, script)))
+        status = "parse-error";
+      else if (failed(runPipeline(apply, work)))
+        status = "apply-error";
+      else if (failed(runPipeline(lower, work)))
+        status = "lowering-error";
+    }
+    std::string ptx;
+    FailureOr<json::Object> plan = failure();
+    if (status.empty()) {
+      auto binary = work.lookupSymbol<gpu::BinaryOp>(record.name + "_kernels");
+      if (binary)
+        ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0])
+                  .getObject()
+                  .getValue()
+                  .str();
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+        if (firstError.empty())
+          firstError = d.str();
+        return success();
+      });
+      plan = vibegemm::buildLaunchPlan(
+          work.lookupSymbol<func::FuncOp>(record.name), target,
+          [](StringRef m) {
+            return (m.drop_back(strlen("_kernels")) + ".ptx").str();
+          });
+      if (!binary || failed(plan))
+        status = "lowering-error";
+    }
+    work.erase();
+    if (!status.empty())
+      return failWith(status, firstError.empty() ? "the " + status.substr(
+                                                       0, status.find('-')) +
+                                                       " step failed"
+                                                 : firstError);
+
+    std::vector<vibegemm::KernelResources> kernels;
+    if (ptxasPath) {
+      vibegemm::PtxasResult checked =
+          vibegemm::runPtxas(*ptxasPath, ptx, info->chip);
+      if (!checked.accepted)
+        return failWith("ptxas-error", checked.log.substr(0, 2000));
+      kernels = checked.kernels;
+      for (auto &kv : vibegemm::resourcesToJson(kernels))
+        candidate[kv.first] = std::move(kv.second);
+    } else {
+      candidate["ptxas"] = "not found; resources unknown";
+    }
+    candidate["estimated_ms"] =
+        staticEstimateMs(roofline, *plan, kernels, *info);
+    if (measurement.enabled) {
+      std::map<std::string, std::string> files;
+      decoratePlan(*plan, record, files);
+      files[record.name + ".ptx"] = ptx;
+      files[record.name + ".plan.json"] = formatJson(json::Value(std::move(*plan)));
+      recordMeasurement(candidate,
+                        measureCandidate(record.name + ".plan.json", files));
+    }
+    return std::move(candidate);
+  }
+
+  TuningRun toTuningRun(const DispatchRecord &r) const {
+    TuningRun run;
+    run.signature = r.signature;
+    run.target = target;
+    run.toolchain = LLVM_VERSION_STRING;
+    run.device = measurement.device;
+    run.model = client ? client->model() : "";
+    run.measured = measurement.enabled;
+    run.winner = r.winner;
+    for (auto [i, v] : llvm::enumerate(r.candidates)) {
+      const json::Object &c = *v.getAsObject();
+      CandidateRow row;
+      row.index = static_cast<int64_t>(i);
+      row.round = c.getInteger("round").value_or(0);
+      row.source = c.getString("source").value_or("").str();
+      row.status = c.getString("status").value_or("").str();
+      row.diagnostic = c.getString("diagnostic").value_or("").str();
+      row.scriptHash = c.getString("script_hash").value_or("").str();
+      row.script = r.scripts[i];
+      row.timeMs = c.getNumber("time_ms");
+      row.estimatedMs = c.getNumber("estimated_ms");
+      row.tflops = c.getNumber("tflops");
+      row.registers = c.getInteger("registers");
+      row.spillBytes = c.getInteger("spill_bytes");
+      row.sharedBytes = c.getInteger("shared_bytes");
+      run.candidates.push_back(std::move(row));
+    }
+    return run;
+  }
+
+  /// The history part of a prompt: every candidate so far, and the scripts
+  /// of the latest few.
+  static std::string historyText(const DispatchRecord &record) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "| # | source | round | status | time | registers | spills | "
+          "diagnostic |\n|---|---|---|---|---|---|---|---|\n";
+    for (const json::Value &v : record.candidates) {
+      const json::Object &c = *v.getAsObject();
+      std::string diag = c.getString("diagnostic").value_or("").str();
+      std::replace(diag.begin(), diag.end(), '\n', ' ');
+      std::replace(diag.begin(), diag.end(), '|', '/');
+      if (diag.size() > 300)
+        diag = diag.substr(0, 300) + "...";
+      os << "| " << c.getInteger("index").value_or(0) << " | "
+         << c.getString("source").value_or("") << " | "
+         << c.getInteger("round").value_or(0) << " | "
+         << c.getString("status").value_or("") << " | " << formatMs(c)
+         << " | "
+         << (c.getInteger("registers")
+                 ? std::to_string(*c.getInteger("registers"))
+                 : "-")
+         << " | "
+         << (c.getInteger("spill_bytes")
+                 ? std::to_string(*c.getInteger("spill_bytes"))
+                 : "-")
+         << " | " << diag << " |\n";
+    }
+    constexpr size_t kScriptsShown = 4;
+    size_t first = record.scripts.size() > kScriptsShown
+                       ? record.scripts.size() - kScriptsShown
+                       : 1;
+    for (size_t i = first; i < record.scripts.size(); ++i) {
+      if (record.scripts[i].empty())
+        continue;
+      os << "\nCandidate " << i << " ("
+         << record.candidates[i].getAsObject()->getString("status").value_or("")
+         << "):\n```mlir\n"
+         << record.scripts[i] << "\n```\n";
+    }
+    return s;
+  }
+
+  std::string problemText(const DispatchRecord &r) {
+    const GemmProblem &p = r.problem;
+    return llvm::formatv(
+               "C[{0}x{1}] = A[{0}x{2}] * B[{2}x{1}], batch {3}, dtypes {4}, "
+               "A {5}, B {6}, {7} fused consumer op(s){8}; {9:e3} FLOP",
+               p.m, p.n, p.k, p.batch, p.dtypeString(),
+               p.transposeA ? "stored transposed [K, M]" : "row-major [M, K]",
+               p.transposeB ? "stored transposed [N, K]" : "row-major [K, N]",
+               p.epilogueOps, p.hasSoftmax ? " ending in a row softmax" : "",
+               p.flops())
+        .str();
+  }
+
+  std::string targetText() {
+    return llvm::formatv(
+               "{0} ({1}): {2} SMs, at most {3} threads per block, {4} KiB "
+               "static / {5} KiB opt-in shared memory per block, {6} 32-bit "
+               "registers per SM, peak {7} TFLOP/s f32 (FFMA) and {8} "
+               "TFLOP/s bf16/f16 (tensor cores), {9} GB/s DRAM",
+               info->name, info->chip, info->smCount, info->maxThreadsPerBlock,
+               info->staticSharedBytesPerBlock / 1024,
+               info->maxSharedBytesPerBlock / 1024, info->registersPerSm,
+               info->peakFp32Tflops, info->peakBf16Tflops, info->dramGBps)
+        .str();
+  }
+
+  /// Shows progress on a terminal; stays quiet otherwise.
+  void progress(const DispatchRecord &r, unsigned round, unsigned candidate,
+                StringRef status) {
+    if (!llvm::errs().is_displayed())
+      return;
+    const json::Object &best = *r.candidates[r.winner].getAsObject();
+    llvm::errs() << llvm::formatv(
+        "\r\x1b[2K[{0}] round {1}/{2}, candidate {3}/{4}: {5}; best: #{6} {7}",
+        r.name, round, rounds, candidate, candidates, status, r.winner,
+        formatMs(best));
+  }
+
+  /// The LLM rounds for one dispatch. Fails only when the endpoint itself
+  /// is unusable; every bad reply is a candidate with a status.
+  LogicalResult tuneWithLLM(ModuleOp module, func::FuncOp dispatch,
+                            DispatchRecord &record) {
+    std::string ir;
+    llvm::raw_string_ostream irStream(ir);
+    dispatch.print(irStream);
+    std::map<std::string, std::string> values = {
+        {"DISPATCH_NAME", record.name},
+        {"SEQUENCE_NAME", record.name},
+        {"DISPATCH_IR", ir},
+        {"PROBLEM", problemText(record)},
+        {"TARGET_FACTS", targetText()},
+        {"ROOFLINE", llvm::formatv("{0:f4} ms (FLOPs over peak or bytes over "
+                                   "bandwidth, whichever is larger)",
+                                   rooflineMs(record.problem, *info))
+                         .str()},
+        {"ROUNDS", std::to_string(rounds)},
+        {"CANDIDATES", std::to_string(candidates)},
+        {"ALLOWED_OPS", templates.allowedOps}};
+    std::string system = fillTemplate(templates.system, values);
+    if (!StringRef(templates.system).contains("{{ALLOWED_OPS}}"))
+      system += "\n\n" + templates.allowedOps;
+
+    for (unsigned round = 1; round <= rounds; ++round) {
+      bool improved = false;
+      for (unsigned c = 1; c <= candidates; ++c) {
+        const json::Object &best =
+            *record.candidates[record.winner].getAsObject();
+        values["ROUND"] = std::to_string(round);
+        values["CANDIDATE"] = std::to_string(c);
+        values["BEST_SCHEDULE"] = record.scripts[record.winner];
+        values["BEST_SUMMARY"] = llvm::formatv(
+            "candidate {0} ({1}), {2}", record.winner,
+            best.getString("source").value_or(""), formatMs(best));
+        values["HISTORY"] = historyText(record);
+        std::vector<llm::ChatMessage> messages = {
+            {"system", system}, {"user", fillTemplate(templates.round, values)}};
+        std::string key = llm::ResponseCache::key(client->model(), messages);
+        llm::ChatResult reply;
+        bool cached = false;
+        if (std::optional<llm::ChatResult> hit = cache->lookup(key)) {
+          reply = std::move(*hit);
+          cached = true;
+          ++stats.cacheHits;
+        } else {
+          progress(record, round, c, "asking the LLM");
+          reply = client->complete(messages);
+          stats.requests += reply.attempts;
+          if (reply.ok) {
+            ++stats.succeeded;
+            stats.promptTokens += reply.usage.promptTokens;
+            stats.completionTokens += reply.usage.completionTokens;
+            cache->store(key, reply);
+          } else {
+            ++stats.failed;
+          }
+        }
+        if (!reply.ok && reply.endpointUnusable && stats.succeeded == 0 &&
+            stats.cacheHits == 0) {
+          if (llvm::errs().is_displayed())
+            llvm::errs() << "\n";
+          return emitError(dispatch.getLoc(), "LLM endpoint ")
+                 << client->endpoint() << " rejected the request: "
+                 << reply.error;
+        }
+        json::Object candidate{{"index", static_cast<int64_t>(
+                                             record.candidates.size())},
+                               {"source", "llm"},
+                               {"round", round},
+                               {"cached", cached},
+                               {"prompt_tokens", reply.usage.promptTokens},
+                               {"completion_tokens",
+                                reply.usage.completionTokens}};
+        std::optional<std::string> script;
+        if (reply.ok)
+          script = llm::extractMlirBlock(reply.content);
+        if (!reply.ok) {
+          candidate["status"] = "llm-error";
+          candidate["diagnostic"] = reply.error;
+        } else if (!script) {
+          candidate["status"] = "parse-error";
+          candidate["diagnostic"] = "the reply has no ```mlir block";
+        } else {
+          candidate = evaluateScript(module, dispatch, record, *script,
+                                     std::move(candidate));
+        }
+        StringRef status = *candidate.getString("status");
+        progress(record, round, c, status);
+        record.scripts.push_back(script.value_or(""));
+        double rank = rankOf(candidate);
+        record.candidates.push_back(std::move(candidate));
+        if (rank < rankOf(*record.candidates[record.winner].getAsObject())) {
+          record.winner = record.candidates.size() - 1;
+          improved = true;
+        }
+      }
+      if (!improved)
+        break; // rounds stopped improving
+    }
+    if (llvm::errs().is_displayed())
+      llvm::errs() << "\n";
+    if (stats.succeeded == 0 && stats.cacheHits == 0 && stats.failed > 0) {
+      const json::Object &last = *record.candidates.back().getAsObject();
+      return emitError(dispatch.getLoc(), "LLM endpoint ")
+             << client->endpoint() << " gave no usable reply in "
+             << stats.requests << " requests; the last: "
+             << last.getString("diagnostic").value_or("");
+    }
+    return success();
+  }
+
+  /// The artifacts of the final compile (the winners) and the reports,
+  /// written only when everything succeeded, each through a rename.
+  LogicalResult writeArtifacts(ModuleOp module,
+                               std::vector<DispatchRecord> &records) {
     std::map<std::string, std::string> files; // name -> contents
     auto ptxFile = [](StringRef moduleName) {
       return (moduleName.drop_back(strlen("_kernels")) + ".ptx").str();
     };
-
     json::Array dispatches;
     for (DispatchRecord &record : records) {
       auto binary =
@@ -389,86 +921,23 @@ private:
       if (!binary)
         return emitError(module.getLoc(), "no gpu.binary for dispatch ")
                << record.name;
-      std::string ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0])
-                            .getObject()
-                            .getValue()
-                            .str();
-      json::Object candidate{
-          {"index", 0},
-          {"source", "builtin"},
-          {"round", 0},
-          {"script_hash", hashText(record.schedule)},
-          {"status", "ok"},
-          {"diagnostic", ""},
-          {"time_ms", nullptr},
-          {"tflops", nullptr},
-          {"timing", "estimated"},
-          {"roofline_ms", rooflineMs(record.problem, info)}};
-      std::vector<vibegemm::KernelResources> kernels;
-      if (ptxasPath) {
-        vibegemm::PtxasResult checked =
-            vibegemm::runPtxas(*ptxasPath, ptx, info.chip);
-        if (!checked.accepted)
-          return emitError(module.getLoc(),
-                           "ptxas rejected the PTX of dispatch ")
-                 << record.name << ":\n"
-                 << checked.log;
-        kernels = checked.kernels;
-        json::Object resources = vibegemm::resourcesToJson(checked.kernels);
-        for (auto &kv : resources)
-          candidate[kv.first] = std::move(kv.second);
-      } else {
-        candidate["ptxas"] = "not found; resources unknown";
-      }
-      candidate["estimated_ms"] =
-          staticEstimateMs(rooflineMs(record.problem, info), kernels);
-
       auto dispatchFunc = module.lookupSymbol<func::FuncOp>(record.name);
       FailureOr<json::Object> plan =
           vibegemm::buildLaunchPlan(dispatchFunc, target, ptxFile);
       if (failed(plan))
         return failure();
-      (*plan)["flops"] = record.problem.flops();
-      if (record.gemm) {
-        (*plan)["gemm"] = json::Object(*record.gemm);
-        if (record.plain) {
-          json::Object ref = *record.gemm;
-          ref["kind"] = "gemm";
-          (*plan)["reference"] = std::move(ref);
-        }
-      }
-      std::map<std::string, std::string> planFiles;
-      auto refPlan = reference.plans.find(record.name);
-      if (refPlan != reference.plans.end() &&
-          reference.ptx.count(record.name)) {
-        (*plan)["reference_plan"] = record.name + ".reference.plan.json";
-        planFiles[record.name + ".reference.ptx"] =
-            reference.ptx[record.name];
-        planFiles[record.name + ".reference.plan.json"] =
-            formatJson(json::Value(json::Object(refPlan->second)));
-      }
-      planFiles[record.name + ".ptx"] = ptx;
-      planFiles[record.name + ".plan.json"] =
+      decoratePlan(*plan, record, files);
+      files[record.name + ".ptx"] = cast<gpu::ObjectAttr>(
+                                        binary.getObjects()[0])
+                                        .getObject()
+                                        .getValue()
+                                        .str();
+      files[record.name + ".plan.json"] =
           formatJson(json::Value(std::move(*plan)));
-      if (measurement.enabled) {
-        recordMeasurement(candidate, measureCandidate(record.name + ".plan.json",
-                                                      planFiles));
-        // Never hand out a kernel the GPU just showed to be wrong.
-        StringRef status = *candidate.getString("status");
-        if (status != "ok")
-          return emitError(dispatchFunc.getLoc(), "dispatch ")
-                 << record.name << ": no candidate passed verification on "
-                 << measurement.device << " (" << status << ": "
-                 << candidate.getString("diagnostic").value_or("")
-                 << "); this is a vibegemm bug, please report it "
-                    "(measure=off skips the check)";
-      }
-      files.insert(planFiles.begin(), planFiles.end());
       files[record.name + ".schedule.mlir"] = record.schedule;
 
       const GemmProblem &p = record.problem;
-      json::Array candidates;
-      candidates.push_back(std::move(candidate));
+      const json::Object &win = *record.candidates[record.winner].getAsObject();
       dispatches.push_back(json::Object{
           {"name", record.name},
           {"signature", record.signature},
@@ -494,8 +963,10 @@ private:
                 json::Array{record.tiling.threadM, record.tiling.threadN}},
                {"split_m", record.tiling.splitM},
                {"split_n", record.tiling.splitN}}},
-          {"winner", 0},
-          {"candidates", std::move(candidates)}});
+          {"winner", static_cast<int64_t>(record.winner)},
+          {"winner_source", win.getString("source").value_or("builtin").str()},
+          {"winner_script", record.scripts[record.winner]},
+          {"candidates", std::move(record.candidates)}});
     }
 
     // Functions that call several dispatches get a whole-function plan.
@@ -532,7 +1003,7 @@ private:
     json::Object report{
         {"version", 1},
         {"target", target},
-        {"scheduler", "builtin"},
+        {"scheduler", client ? "llm" : "builtin"},
         {"measure",
          json::Object{
              {"requested", measure},
@@ -547,7 +1018,21 @@ private:
         {"ptxas", ptxasPath ? json::Value(*ptxasPath) : json::Value(nullptr)},
         {"db", dbPath.empty() ? json::Value(nullptr) : json::Value(dbPath)},
         {"dispatches", std::move(dispatches)}};
-    files["report.json"] = formatJson(json::Value(std::move(report)));
+    if (client)
+      report["llm"] = json::Object{
+          {"endpoint", client->endpoint()},
+          {"model", client->model()},
+          {"rounds", static_cast<int64_t>(rounds)},
+          {"candidates_per_round", static_cast<int64_t>(candidates)},
+          {"requests", stats.requests},
+          {"failed_requests", stats.failed},
+          {"cache_hits", stats.cacheHits},
+          {"cache", cache->enabled() ? "on" : "off"},
+          {"prompt_tokens", stats.promptTokens},
+          {"completion_tokens", stats.completionTokens}};
+    std::string reportText = formatJson(json::Value(std::move(report)));
+    files["report.json"] = reportText;
+    files["report.html"] = reportHtml(reportText);
 
     if (artifactsDir.empty())
       return success();
@@ -560,7 +1045,35 @@ private:
     return success();
   }
 
+  /// report.html: the template with the report inlined (a "</" in the
+  /// JSON cannot end the script element).
+  static std::string reportHtml(StringRef reportJson) {
+    std::string safe;
+    for (size_t i = 0; i < reportJson.size(); ++i) {
+      if (reportJson[i] == '<' && i + 1 < reportJson.size() &&
+          reportJson[i + 1] == '/')
+        safe += "<\\";
+      else
+        safe += reportJson[i];
+    }
+    std::string html = kReportFiles[0].text;
+    size_t at = html.find(kReportMarker.str());
+    if (at != std::string::npos)
+      html.replace(at, kReportMarker.size(), safe);
+    return html;
+  }
+
+  const vibegemm::TargetInfo *info = nullptr;
+  std::optional<std::string> ptxasPath;
+  PromptTemplates templates;
+  llvm::StringSet<> allowlist;
   Measurement measurement;
+  ReferenceArtifacts reference;
+  std::string llmEndpoint;
+  std::optional<llm::ChatClient> client;
+  std::optional<llm::ResponseCache> cache;
+  LLMStats stats;
+  std::shared_ptr<TuningDB> tuningDB; // shared: passes must be copyable
 
   static std::string formatJson(const json::Value &value) {
     std::string s;

@@ -160,9 +160,15 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     by a static estimate and the report marks them `estimated`.
     `measure=on` fails when no GPU is usable; `measure=off` never measures.
 
-    The LLM loop is not built yet: the built-in scheduler writes every
-    schedule, and stderr says so in one line (naming the endpoint when one
-    was configured).
+    With an `endpoint` (or `$VIBEGEMM_LLM_ENDPOINT`), each dispatch goes
+    through `rounds` rounds of `candidates` LLM-written scripts (prompts in
+    `prompts/`, the key only from `$VIBEGEMM_LLM_API_KEY`). Each candidate is
+    extracted from the reply's first ```mlir block, parsed, checked against
+    the allowlist of transform ops, applied to a copy of the dispatch,
+    lowered, checked by ptxas and measured (or estimated); the built-in
+    schedule is candidate 0, so the result is never worse than it. Replies
+    are cached by prompt. Without an endpoint the built-in scheduler runs
+    and stderr says so in one line. `report.html` charts the candidates.
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
@@ -198,6 +204,15 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"measureTimeout", "measure-timeout", "double", /*default=*/"60",
            "Seconds one GPU step of a measurement may take before the "
            "candidate is a timeout">,
+    Option<"llmTimeout", "llm-timeout", "double", /*default=*/"120",
+           "Seconds one LLM request may take (retries of 429/5xx come on "
+           "top, at most 3)">,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
+           "Where replies to identical prompts are kept (default "
+           "$VIBEGEMM_CACHE_DIR or ~/.cache/vibegemm/llm; 'off' disables)">,
+    Option<"promptsDir", "prompts-dir", "std::string", /*default=*/"\"\"",
+           "Read the prompt templates from this directory instead of the "
+           "built-in copies of prompts/">,
   ];
 }
 

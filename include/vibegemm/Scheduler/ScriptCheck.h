@@ -1,0 +1,36 @@
+//===- ScriptCheck.h - Admit or refuse an untrusted schedule ----*- C++ -*-===//
+//
+// A script from an LLM is parsed on its own and every op in it is checked
+// against an allowlist of transform ops before it touches any IR, so no
+// script can run arbitrary passes or reach outside the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_SCHEDULER_SCRIPTCHECK_H
+#define VIBEGEMM_SCHEDULER_SCRIPTCHECK_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+
+namespace mlir::vibegemm {
+
+/// Op names, one per line; `#` starts a comment.
+llvm::StringSet<> parseAllowlist(llvm::StringRef text);
+
+struct ScriptCheck {
+  /// "ok", "parse-error" or "rejected-op", as in report.json.
+  std::string status;
+  std::string diagnostic;
+};
+
+/// Checks that `script` parses as exactly one `transform.named_sequence`
+/// and uses only allowlisted ops. Diagnostics name the line in the script.
+ScriptCheck checkScript(MLIRContext *context, llvm::StringRef script,
+                        const llvm::StringSet<> &allowlist);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_SCHEDULER_SCRIPTCHECK_H
