@@ -819,7 +819,7 @@ private:
       system += "\n\n" + templates.allowedOps;
 
     for (unsigned round = 1; round <= rounds; ++round) {
-      bool improved = false;
+      bool improved = false, roundHadValid = false;
       for (unsigned c = 1; c <= candidates; ++c) {
         const json::Object &best =
             *record.candidates[record.winner].getAsObject();
@@ -885,14 +885,17 @@ private:
         progress(record, round, c, status);
         record.scripts.push_back(script.value_or(""));
         double rank = rankOf(candidate);
+        roundHadValid |= std::isfinite(rank);
         record.candidates.push_back(std::move(candidate));
         if (rank < rankOf(*record.candidates[record.winner].getAsObject())) {
           record.winner = record.candidates.size() - 1;
           improved = true;
         }
       }
-      if (!improved)
-        break; // rounds stopped improving
+      // Rounds stopped improving: stop. A round with no valid candidate
+      // at all goes on, so the next prompt can show what failed.
+      if (!improved && roundHadValid)
+        break;
     }
     if (llvm::errs().is_displayed())
       llvm::errs() << "\n";
@@ -966,7 +969,7 @@ private:
           {"winner", static_cast<int64_t>(record.winner)},
           {"winner_source", win.getString("source").value_or("builtin").str()},
           {"winner_script", record.scripts[record.winner]},
-          {"candidates", std::move(record.candidates)}});
+          {"candidates", json::Array(record.candidates)}});
     }
 
     // Functions that call several dispatches get a whole-function plan.
@@ -1058,8 +1061,10 @@ private:
     }
     std::string html = kReportFiles[0].text;
     size_t at = html.find(kReportMarker.str());
+    // The marker comment stays, so tools can find the data again.
     if (at != std::string::npos)
-      html.replace(at, kReportMarker.size(), safe);
+      html.replace(at, kReportMarker.size(),
+                   kReportMarker.drop_back(strlen("null")).str() + safe);
     return html;
   }
 
