@@ -27,7 +27,7 @@ public:
     ModuleOp module = getOperation();
     ModuleOp schedules = getSchedulesModule(module, /*create=*/false);
     for (func::FuncOp dispatch : getDispatches(module))
-      if (failed(applySchedule(dispatch, schedules)))
+      if (failed(applySchedule(dispatch, schedules, expensiveChecks)))
         return signalPassFailure();
     if (schedules && !keepSchedules)
       schedules.erase();

@@ -619,7 +619,9 @@ private:
         return success();
       });
       OpPassManager apply(ModuleOp::getOperationName());
-      apply.addPass(createVibeGemmApplySchedulesPass());
+      VibeGemmApplySchedulesPassOptions applyOptions;
+      applyOptions.expensiveChecks = true; // the script is untrusted
+      apply.addPass(createVibeGemmApplySchedulesPass(applyOptions));
       OpPassManager lower(ModuleOp::getOperationName());
       lower.addPass(createVibeGemmLowerToPTXPass({target, 3}));
       if (failed(attachSchedule(copy, script)))
@@ -667,6 +669,14 @@ private:
       kernels = checked.kernels;
       for (auto &kv : vibegemm::resourcesToJson(kernels))
         candidate[kv.first] = std::move(kv.second);
+      // ptxas accepts more static shared memory than a launch can get.
+      for (const vibegemm::KernelResources &k : kernels)
+        if (k.sharedBytes > info->staticSharedBytesPerBlock)
+          return failWith("ptxas-error",
+                          llvm::formatv("kernel {0} uses {1} bytes of static "
+                                        "shared memory; {2} allows {3}",
+                                        k.kernel, k.sharedBytes, info->name,
+                                        info->staticSharedBytesPerBlock));
     } else {
       candidate["ptxas"] = "not found; resources unknown";
     }

@@ -65,7 +65,8 @@ LogicalResult vibegemm::attachSchedule(func::FuncOp dispatch,
 }
 
 LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
-                                      ModuleOp schedules) {
+                                      ModuleOp schedules,
+                                      bool expensiveChecks) {
   auto ref = dispatch->getAttrOfType<FlatSymbolRefAttr>(kScheduleAttr);
   if (!ref)
     return emitError(dispatch.getLoc(),
@@ -80,7 +81,7 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
   if (!sequence)
     return emitError(dispatch.getLoc(), "schedule ") << ref << " not found";
   transform::TransformOptions options;
-  options.enableExpensiveChecks(false);
+  options.enableExpensiveChecks(expensiveChecks);
   return transform::applyTransformNamedSequence(dispatch, sequence, schedules,
                                                 options);
 }

@@ -30,6 +30,10 @@ def VibeGemmApplySchedulesPass
   let options = [
     Option<"keepSchedules", "keep-schedules", "bool", /*default=*/"false",
            "Keep the @__vibegemm_schedules module after applying it">,
+    Option<"expensiveChecks", "expensive-checks", "bool", /*default=*/"false",
+           "Have the interpreter check every handle before use, so an "
+           "untrusted script that reuses a consumed handle fails with a "
+           "diagnostic instead of crashing">,
   ];
 }
 

@@ -24,8 +24,11 @@ ModuleOp getSchedulesModule(ModuleOp module, bool create);
 LogicalResult attachSchedule(func::FuncOp dispatch, StringRef sequenceText);
 
 /// Applies the schedule attached to `dispatch` with the transform
-/// interpreter, with the dispatch function as the payload.
-LogicalResult applySchedule(func::FuncOp dispatch, ModuleOp schedules);
+/// interpreter, with the dispatch function as the payload. Untrusted
+/// scripts need `expensiveChecks`: without them a use of a consumed handle
+/// is undefined behaviour.
+LogicalResult applySchedule(func::FuncOp dispatch, ModuleOp schedules,
+                            bool expensiveChecks = false);
 
 /// The text of the named sequence attached to `dispatch`, or "".
 std::string printSchedule(func::FuncOp dispatch, ModuleOp schedules);
