@@ -16,6 +16,16 @@
 using namespace mlir;
 using namespace mlir::vibegemm;
 
+OwningOpRef<ModuleOp> vibegemm::parseScript(MLIRContext *context,
+                                            StringRef script) {
+  std::string wrapped =
+      ("module attributes {transform.with_named_sequence} {\n" + script +
+       "\n}\n")
+          .str();
+  ParserConfig config(context);
+  return parseSourceString<ModuleOp>(wrapped, config, "script");
+}
+
 llvm::StringSet<> vibegemm::parseAllowlist(StringRef text) {
   llvm::StringSet<> names;
   SmallVector<StringRef> lines;
@@ -49,14 +59,7 @@ ScriptCheck vibegemm::checkScript(MLIRContext *context, StringRef script,
       firstError = where(d.getLocation()) + ": " + d.str();
     return success();
   });
-  // The wrapper takes one line, so script lines are file lines minus one.
-  std::string wrapped =
-      ("module attributes {transform.with_named_sequence} {\n" + script +
-       "\n}\n")
-          .str();
-  ParserConfig config(context);
-  OwningOpRef<ModuleOp> parsed =
-      parseSourceString<ModuleOp>(wrapped, config, "script");
+  OwningOpRef<ModuleOp> parsed = parseScript(context, script);
   if (!parsed)
     return {"parse-error", firstError.empty() ? "the script does not parse"
                                               : firstError};

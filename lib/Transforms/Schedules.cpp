@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Transforms/Schedules.h"
+#include "vibegemm/Scheduler/ScriptCheck.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -35,13 +36,7 @@ ModuleOp vibegemm::getSchedulesModule(ModuleOp module, bool create) {
 LogicalResult vibegemm::attachSchedule(func::FuncOp dispatch,
                                        StringRef sequenceText) {
   MLIRContext *ctx = dispatch.getContext();
-  std::string wrapped =
-      ("module attributes {transform.with_named_sequence} {\n" + sequenceText +
-       "\n}\n")
-          .str();
-  ParserConfig config(ctx);
-  OwningOpRef<ModuleOp> parsed =
-      parseSourceString<ModuleOp>(wrapped, config, "schedule");
+  OwningOpRef<ModuleOp> parsed = parseScript(ctx, sequenceText);
   if (!parsed)
     return failure();
   auto sequences =

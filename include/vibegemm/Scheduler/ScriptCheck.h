@@ -17,6 +17,11 @@
 
 namespace mlir::vibegemm {
 
+/// Parses `script` (named sequences) into a module marked
+/// `transform.with_named_sequence`. The wrapper takes one line, so line N of
+/// the script is line N + 1 of the buffer, which is named "script".
+OwningOpRef<ModuleOp> parseScript(MLIRContext *context, llvm::StringRef script);
+
 /// Op names, one per line; `#` starts a comment.
 llvm::StringSet<> parseAllowlist(llvm::StringRef text);
 
