@@ -241,6 +241,7 @@ public:
     if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
         failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
       return signalPassFailure();
+    dropCompileTimes(module);
     for (auto binary : module.getOps<gpu::BinaryOp>())
       for (Attribute object : binary.getObjects()) {
         SmallVector<std::string> unresolved = findUnresolvedFunctions(
@@ -257,6 +258,30 @@ public:
   }
 
 private:
+  /// gpu-module-to-binary records how long LLVM took ("...TimeInMs") in
+  /// each object; those numbers would make identical compiles differ.
+  static void dropCompileTimes(ModuleOp module) {
+    for (auto binary : module.getOps<gpu::BinaryOp>()) {
+      SmallVector<Attribute> objects;
+      for (Attribute attr : binary.getObjects()) {
+        auto object = cast<gpu::ObjectAttr>(attr);
+        DictionaryAttr props = object.getProperties();
+        SmallVector<NamedAttribute> kept;
+        if (props)
+          for (NamedAttribute entry : props)
+            if (!entry.getName().strref().ends_with("TimeInMs"))
+              kept.push_back(entry);
+        objects.push_back(gpu::ObjectAttr::get(
+            object.getContext(), object.getTarget(), object.getFormat(),
+            object.getObject(),
+            kept.empty() ? DictionaryAttr()
+                         : DictionaryAttr::get(object.getContext(), kept),
+            object.getKernels()));
+      }
+      binary.setObjectsAttr(ArrayAttr::get(module.getContext(), objects));
+    }
+  }
+
   LogicalResult runTextPipeline(ModuleOp module, StringRef text) {
     OpPassManager pm(ModuleOp::getOperationName());
     if (failed(parsePassPipeline(text, pm)))

@@ -37,6 +37,63 @@ def VibeGemmApplySchedulesPass
   ];
 }
 
+def VibeGemmApplyTunedSchedulesPass
+    : Pass<"vibegemm-apply-tuned-schedules", "::mlir::ModuleOp"> {
+  let summary = "Attach the best stored schedule to every dispatch";
+  let description = [{
+    The scheduling step of `vibegemm-compile`, alone. For every dispatch
+    (after `vibegemm-form-dispatches`), looks up the best schedule stored for
+    its signature and target: in the tuning spec file `specs` (a transform
+    library exported by `vibegemm-db export`, one named sequence per
+    signature tagged `vibegemm.signature`), else in the tuning database `db`
+    (keyed by signature, target and toolchain version). A found schedule is
+    checked against the allowlist of transform ops and attached; the dispatch
+    records where its schedule came from in `vibegemm.schedule_source`
+    (`specs`, `db`). Dispatches with no stored schedule are left for
+    `vibegemm-builtin-schedule`. Needs no LLM and no GPU.
+  }];
+  let dependentDialects = ["::mlir::transform::TransformDialect"];
+  let options = [
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database to read winners from">,
+    Option<"specs", "specs", "std::string", /*default=*/"\"\"",
+           "Tuning spec file (transform library) to read schedules from; "
+           "wins over db">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture the schedules were tuned for">,
+  ];
+}
+
+def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
+  let summary = "Compile every GEMM dispatch with its tuned schedule to PTX";
+  let description = [{
+    The deterministic compile for flows that tuned once: forms dispatches,
+    applies the best stored schedule of each (`vibegemm-apply-tuned-schedules`
+    with `db` or `specs`), the built-in one where none is stored, and lowers
+    to PTX (`vibegemm-lower-to-ptx`). No LLM, no GPU, no artifacts: the same
+    input and schedules give byte-identical output.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::affine::AffineDialect", "::mlir::vector::VectorDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::arith::ArithDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::math::MathDialect", "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"db", "db", "std::string", /*default=*/"\"\"",
+           "Tuning database to read winners from (or $VIBEGEMM_DB)">,
+    Option<"specs", "specs", "std::string", /*default=*/"\"\"",
+           "Tuning spec file to read schedules from instead">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture (sm_80, sm_90, sm_90a)">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "LLVM optimisation level for device code">,
+  ];
+}
+
 def VibeGemmBuiltinSchedulePass
     : Pass<"vibegemm-builtin-schedule", "::mlir::ModuleOp"> {
   let summary = "Write a SIMT transform script for every dispatch";

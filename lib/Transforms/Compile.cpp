@@ -1,0 +1,37 @@
+//===- Compile.cpp - Tuned schedules to PTX, deterministically ------------===//
+//
+// The plain-pass route for flows that tuned once: no LLM, no GPU, no
+// artifacts, the same output for the same input and schedules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMCOMPILEPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+class CompilePass
+    : public vibegemm::impl::VibeGemmCompilePassBase<CompilePass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createVibeGemmFormDispatchesPass());
+    pm.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
+    pm.addPass(createVibeGemmBuiltinSchedulePass({target}));
+    pm.addPass(createVibeGemmApplySchedulesPass());
+    pm.addPass(createVibeGemmLowerToPTXPass({target, optLevel}));
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
