@@ -67,18 +67,11 @@ public:
         fromSpecs[sig.str()] = text;
       }
     }
-    std::unique_ptr<TuningDB> tuningDB;
-    std::string dbPath = db;
-    if (dbPath.empty() && specs.empty())
-      dbPath = llvm::sys::Process::GetEnv("VIBEGEMM_DB").value_or("");
-    if (!dbPath.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
-      if (!opened) {
-        emitError(module.getLoc()) << llvm::toString(opened.takeError());
-        return signalPassFailure();
-      }
-      tuningDB = std::move(*opened);
-    }
+    // The environment's database only when no spec file was named.
+    FailureOr<std::unique_ptr<TuningDB>> tuningDB = openTuningDB(
+        tuningDBPath(db, /*useEnv=*/specs.empty()), module.getLoc());
+    if (failed(tuningDB))
+      return signalPassFailure();
 
     for (func::FuncOp dispatch : getDispatches(module)) {
       auto signature = dispatch->getAttrOfType<StringAttr>(kSignatureAttr);
@@ -88,8 +81,8 @@ public:
       if (auto it = fromSpecs.find(signature.str()); it != fromSpecs.end()) {
         script = it->second;
         source = "specs";
-      } else if (tuningDB) {
-        if (std::optional<StoredWinner> w = tuningDB->winner(
+      } else if (*tuningDB) {
+        if (std::optional<StoredWinner> w = (*tuningDB)->winner(
                 signature.str(), target, LLVM_VERSION_STRING)) {
           script = w->script;
           source = "db";

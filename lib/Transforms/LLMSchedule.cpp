@@ -299,17 +299,11 @@ public:
       cache.emplace(dir == "off" ? "" : dir);
     }
 
-    std::string dbPath = db;
-    if (dbPath.empty())
-      dbPath = llvm::sys::Process::GetEnv("VIBEGEMM_DB").value_or("");
-    if (!dbPath.empty()) {
-      llvm::Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(dbPath);
-      if (!opened) {
-        emitError(module.getLoc()) << llvm::toString(opened.takeError());
-        return signalPassFailure();
-      }
-      tuningDB = std::move(*opened);
-    }
+    FailureOr<std::unique_ptr<TuningDB>> opened =
+        openTuningDB(tuningDBPath(db, /*useEnv=*/true), module.getLoc());
+    if (failed(opened))
+      return signalPassFailure();
+    tuningDB = std::move(*opened);
 
     // Reference kernels come from an untouched copy of the input.
     reference = buildReference(module);
@@ -1010,9 +1004,7 @@ private:
       files[fname + ".plan.json"] = formatJson(json::Value(std::move(*plan)));
     }
 
-    std::string dbPath = db;
-    if (dbPath.empty())
-      dbPath = llvm::sys::Process::GetEnv("VIBEGEMM_DB").value_or("");
+    std::string dbPath = tuningDBPath(db, /*useEnv=*/true);
     json::Object report{
         {"version", 1},
         {"target", target},

@@ -7,6 +7,9 @@
 
 #include "vibegemm/Transforms/Schedules.h"
 #include "vibegemm/Scheduler/ScriptCheck.h"
+#include "vibegemm/TuningDB/TuningDB.h"
+
+#include "llvm/Support/Process.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -18,6 +21,22 @@
 
 using namespace mlir;
 using namespace mlir::vibegemm;
+
+std::string vibegemm::tuningDBPath(StringRef option, bool useEnv) {
+  if (!option.empty() || !useEnv)
+    return option.str();
+  return llvm::sys::Process::GetEnv("VIBEGEMM_DB").value_or("");
+}
+
+FailureOr<std::unique_ptr<TuningDB>> vibegemm::openTuningDB(StringRef path,
+                                                            Location loc) {
+  if (path.empty())
+    return std::unique_ptr<TuningDB>();
+  llvm::Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(path.str());
+  if (!opened)
+    return emitError(loc) << llvm::toString(opened.takeError());
+  return std::move(*opened);
+}
 
 ModuleOp vibegemm::getSchedulesModule(ModuleOp module, bool create) {
   for (auto nested : module.getOps<ModuleOp>())

@@ -11,9 +11,20 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir::vibegemm {
+
+class TuningDB;
+
+/// The tuning database path: `option`, else $VIBEGEMM_DB when `useEnv`.
+std::string tuningDBPath(StringRef option, bool useEnv);
+
+/// Opens the database at `path` (null when `path` is empty); a file that
+/// cannot be used is an error at `loc`.
+FailureOr<std::unique_ptr<TuningDB>> openTuningDB(StringRef path,
+                                                  Location loc);
 
 /// The schedules module of `module`, created when `create` is set.
 ModuleOp getSchedulesModule(ModuleOp module, bool create);
