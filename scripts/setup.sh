@@ -22,4 +22,4 @@ fi
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
-ninja -C build vibegemm-opt vibegemm-run vibegemm-unittests
+ninja -C build vibegemm-opt vibegemm-run vibegemm-unittests vibegemm-db

@@ -21,8 +21,8 @@ llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["vibegemm-opt", "vibegemm-run", "vibegemm-unittests", "mlir-runner",
-         "FileCheck", "not", "count"]
+tools = ["vibegemm-opt", "vibegemm-run", "vibegemm-unittests", "vibegemm-db",
+         "mlir-runner", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(
     tools, [config.vibegemm_tools_dir, config.llvm_tools_dir])
 
@@ -65,3 +65,20 @@ if any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome"
     config.available_features.add("chromium")
 else:
     lit_config.note("chromium not found: report.html rendering tests are UNSUPPORTED")
+
+# The plugin tests (test/plugin) load build/lib/libVibeGemmPlugin.so into
+# Debian's stock mlir-opt-22.
+from lit.llvm.subst import ToolSubst
+config.substitutions.append(("%vibegemm_plugin", os.path.join(
+    config.vibegemm_obj_root, "lib", "libVibeGemmPlugin.so")))
+config.substitutions.append(("%vibegemm_obj_root", config.vibegemm_obj_root))
+llvm_config.add_tool_substitutions([ToolSubst(
+    "mlir-opt-22", command=shutil.which("mlir-opt-22")
+    or os.path.join(config.llvm_tools_dir, "mlir-opt"))])
+
+# The install test installs the whole build tree and builds a downstream
+# project against it: slow, so only with VIBEGEMM_TEST_INSTALL=1.
+if os.environ.get("VIBEGEMM_TEST_INSTALL") == "1":
+    config.available_features.add("install-test")
+else:
+    lit_config.note("VIBEGEMM_TEST_INSTALL is not 1: the install test is UNSUPPORTED")

@@ -1,84 +1,37 @@
 //===- TuningDB.cpp - Winners and candidate history in SQLite -------------===//
 //
-// WAL mode with a busy timeout, so several tuners can write one database;
-// the application_id marks our files so a foreign one is never touched.
+// WAL mode with a busy timeout, and write transactions retried while another
+// writer holds the file, so several tuners can share one database; the
+// application_id marks our files so a foreign one is never touched; the
+// schema is created and upgraded by numbered migrations.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TuningDB/TuningDB.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
 #include <sqlite3.h>
+
+#include <chrono>
+#include <thread>
 
 using namespace mlir::vibegemm;
 
 namespace {
-constexpr int kApplicationId = 0x7667656d; // "vgem"
-constexpr int kSchemaVersion = 1;
+/// How long a statement waits for another connection's lock, and how long a
+/// write transaction is retried when SQLite still answers busy.
+constexpr int kBusyTimeoutMs = 10000;
 
-llvm::Error sqlError(sqlite3 *db, const std::string &what) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 what + ": " + sqlite3_errmsg(db));
-}
-
-/// A prepared statement finalized on scope exit.
-struct Statement {
-  sqlite3_stmt *stmt = nullptr;
-  ~Statement() { sqlite3_finalize(stmt); }
-  void bind(int i, const std::string &s) {
-    sqlite3_bind_text(stmt, i, s.c_str(), -1, SQLITE_TRANSIENT);
-  }
-  void bind(int i, std::optional<double> v) {
-    v ? sqlite3_bind_double(stmt, i, *v) : sqlite3_bind_null(stmt, i);
-  }
-  void bind(int i, std::optional<int64_t> v) {
-    v ? sqlite3_bind_int64(stmt, i, *v) : sqlite3_bind_null(stmt, i);
-  }
-  std::string text(int i) {
-    const unsigned char *t = sqlite3_column_text(stmt, i);
-    return t ? reinterpret_cast<const char *>(t) : "";
-  }
-};
-
-int queryInt(sqlite3 *db, const char *sql) {
-  Statement s;
-  if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK ||
-      sqlite3_step(s.stmt) != SQLITE_ROW)
-    return -1;
-  return sqlite3_column_int(s.stmt, 0);
-}
-} // namespace
-
-llvm::Expected<std::unique_ptr<TuningDB>>
-TuningDB::open(const std::string &path) {
-  sqlite3 *raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
-  std::unique_ptr<TuningDB> db(new TuningDB(raw));
-  if (rc != SQLITE_OK)
-    return sqlError(raw, "cannot open tuning database " + path);
-  sqlite3_busy_timeout(raw, 10000);
-  // Reading the header fails on a file that is not SQLite at all.
-  int appId = queryInt(raw, "PRAGMA application_id");
-  int tables = queryInt(raw, "SELECT count(*) FROM sqlite_master");
-  if (appId < 0 || tables < 0)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        path + " is not an SQLite database; refusing to use or overwrite it");
-  if (tables > 0 && appId != kApplicationId)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        path + " is an SQLite database of another program (no vibegemm "
-               "application_id); refusing to use or overwrite it");
-  if (tables > 0 && queryInt(raw, "PRAGMA user_version") > kSchemaVersion)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        path + " was written by a newer vibegemm (schema version " +
-            std::to_string(queryInt(raw, "PRAGMA user_version")) + ")");
-  if (llvm::Error e = db->exec("PRAGMA journal_mode=WAL"))
-    return std::move(e);
-  if (tables == 0) {
-    const char *schema = R"sql(
-      BEGIN IMMEDIATE;
+/// Migration i takes a file from schema version i to i + 1. A new file runs
+/// them all, so migration 0 is the whole of version 1. Each runs inside the
+/// opening transaction; append, never edit.
+constexpr const char *kMigrations[] = {
+    // 0 -> 1: runs, their candidates, and the winner per key.
+    R"sql(
       CREATE TABLE IF NOT EXISTS runs(
         id INTEGER PRIMARY KEY, signature TEXT NOT NULL, target TEXT NOT NULL,
         toolchain TEXT NOT NULL, device TEXT, model TEXT, measured INTEGER,
@@ -94,11 +47,220 @@ TuningDB::open(const std::string &path) {
         script TEXT NOT NULL, script_hash TEXT, time_ms REAL, measured INTEGER,
         device TEXT, model TEXT, run_id INTEGER REFERENCES runs(id),
         updated TEXT DEFAULT (datetime('now')),
-        PRIMARY KEY(signature, target, toolchain));
-      PRAGMA application_id = 1986487661;
-      PRAGMA user_version = 1;
-      COMMIT;)sql";
-    if (llvm::Error e = db->exec(schema))
+        PRIMARY KEY(signature, target, toolchain));)sql",
+    // 1 -> 2: indexes for listing, pruning and exporting by key, and the
+    // date a winner was first stored (SQLite cannot add a column whose
+    // default is datetime('now'): writers set it).
+    R"sql(
+      CREATE INDEX IF NOT EXISTS runs_by_key
+        ON runs(signature, target, toolchain);
+      CREATE INDEX IF NOT EXISTS winners_by_target
+        ON winners(target, toolchain);
+      ALTER TABLE winners ADD COLUMN created TEXT;
+      UPDATE winners SET created = updated;)sql",
+};
+static_assert(std::size(kMigrations) == TuningDB::kSchemaVersion,
+              "one migration per schema version");
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error sqlError(sqlite3 *db, const std::string &what) {
+  return makeError(what + ": " + sqlite3_errmsg(db));
+}
+
+bool isBusy(int rc) {
+  return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/// A prepared statement finalized on scope exit.
+struct Statement {
+  sqlite3_stmt *stmt = nullptr;
+  Statement() = default;
+  Statement(const Statement &) = delete;
+  Statement &operator=(const Statement &) = delete;
+  ~Statement() { sqlite3_finalize(stmt); }
+  int prepare(sqlite3 *db, const char *sql) {
+    return sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+  }
+  void bind(int i, const std::string &s) {
+    sqlite3_bind_text(stmt, i, s.c_str(), -1, SQLITE_TRANSIENT);
+  }
+  void bind(int i, std::optional<double> v) {
+    v ? sqlite3_bind_double(stmt, i, *v) : sqlite3_bind_null(stmt, i);
+  }
+  void bind(int i, std::optional<int64_t> v) {
+    v ? sqlite3_bind_int64(stmt, i, *v) : sqlite3_bind_null(stmt, i);
+  }
+  std::string text(int i) {
+    const unsigned char *t = sqlite3_column_text(stmt, i);
+    return t ? reinterpret_cast<const char *>(t) : "";
+  }
+  std::optional<double> real(int i) {
+    if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+      return std::nullopt;
+    return sqlite3_column_double(stmt, i);
+  }
+  std::optional<int64_t> integer(int i) {
+    if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+      return std::nullopt;
+    return sqlite3_column_int64(stmt, i);
+  }
+};
+
+/// Runs a query that yields one integer; returns the SQLite result code.
+int queryInt(sqlite3 *db, const char *sql, int64_t &out) {
+  Statement s;
+  if (int rc = s.prepare(db, sql); rc != SQLITE_OK)
+    return rc;
+  int rc = sqlite3_step(s.stmt);
+  if (rc != SQLITE_ROW)
+    return rc == SQLITE_DONE ? SQLITE_ERROR : rc;
+  out = sqlite3_column_int64(s.stmt, 0);
+  return SQLITE_OK;
+}
+
+/// Why `path` cannot be used, from the result code of a read of its header
+/// or schema.
+llvm::Error unreadable(sqlite3 *db, int rc, const std::string &path) {
+  switch (rc & 0xff) {
+  case SQLITE_NOTADB:
+    return makeError(path + " is not an SQLite database; refusing to use or "
+                            "overwrite it");
+  case SQLITE_CORRUPT:
+    return makeError(path + " is a damaged SQLite database (" +
+                     sqlite3_errmsg(db) + "); refusing to use or overwrite it");
+  default:
+    return makeError("cannot read tuning database " + path + ": " +
+                     sqlite3_errmsg(db));
+  }
+}
+
+/// Checks that `path` is empty or ours; sets `tables` to the number of
+/// schema objects and `version` to its user_version.
+llvm::Error checkIdentity(sqlite3 *db, const std::string &path, int64_t &tables,
+                          int64_t &version) {
+  int64_t appId = 0;
+  if (int rc = queryInt(db, "PRAGMA application_id", appId); rc != SQLITE_OK)
+    return unreadable(db, rc, path);
+  if (int rc = queryInt(db, "SELECT count(*) FROM sqlite_master", tables);
+      rc != SQLITE_OK)
+    return unreadable(db, rc, path);
+  if (int rc = queryInt(db, "PRAGMA user_version", version); rc != SQLITE_OK)
+    return unreadable(db, rc, path);
+  if (tables > 0 && appId != TuningDB::kApplicationId)
+    return makeError(path + " is an SQLite database of another program (no "
+                            "vibegemm application_id); refusing to use or "
+                            "overwrite it");
+  if (version > TuningDB::kSchemaVersion)
+    return makeError(
+        path + " was written by a newer vibegemm (schema version " +
+        std::to_string(version) + "; this one knows up to " +
+        std::to_string(TuningDB::kSchemaVersion) + "); refusing to use it");
+  return llvm::Error::success();
+}
+
+/// `PRAGMA quick_check`: the b-trees and records are well formed (it skips
+/// only the index-versus-table comparison of integrity_check).
+llvm::Error checkIntact(sqlite3 *db, const std::string &path) {
+  Statement s;
+  if (int rc = s.prepare(db, "PRAGMA quick_check(5)"); rc != SQLITE_OK)
+    return unreadable(db, rc, path);
+  std::string problems;
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+    std::string line = s.text(0);
+    if (line == "ok")
+      continue;
+    problems += (problems.empty() ? "" : "; ") + line;
+  }
+  if (rc != SQLITE_DONE)
+    return unreadable(db, rc, path);
+  if (!problems.empty())
+    return makeError(path + " is a damaged SQLite database (quick_check: " +
+                     problems + "); refusing to use or overwrite it");
+  return llvm::Error::success();
+}
+
+std::string hashText(const std::string &text) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return s;
+}
+} // namespace
+
+llvm::Expected<std::unique_ptr<TuningDB>>
+TuningDB::open(const std::string &path, OpenOptions options) {
+  if (llvm::sys::fs::is_directory(path))
+    return makeError(path + " is a directory, not a tuning database");
+  if (!options.create && !llvm::sys::fs::exists(path))
+    return makeError("no tuning database at " + path);
+  sqlite3 *raw = nullptr;
+  int flags = SQLITE_OPEN_READWRITE | (options.create ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  std::unique_ptr<TuningDB> db(new TuningDB(raw));
+  if (rc != SQLITE_OK)
+    return sqlError(raw, "cannot open tuning database " + path);
+  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+
+  // Nothing is written before the file is known to be empty or ours, and
+  // intact. One read transaction, so the checks see one state of a file
+  // that another process may be creating.
+  int64_t tables = 0, version = 0;
+  if (sqlite3_exec(raw, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+    return sqlError(raw, "cannot read tuning database " + path);
+  llvm::Error checked = checkIdentity(raw, path, tables, version);
+  if (!checked && tables > 0)
+    checked = checkIntact(raw, path);
+  sqlite3_exec(raw, "ROLLBACK", nullptr, nullptr, nullptr);
+  if (checked)
+    return std::move(checked);
+
+  // Every connection asks for WAL; only the first change sticks in the file.
+  // Where WAL is impossible (no shared memory, e.g. some network file
+  // systems) SQLite keeps its rollback journal, which is still safe with
+  // several writers, only slower.
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    Statement s;
+    rc = s.prepare(raw, "PRAGMA journal_mode=WAL");
+    if (rc == SQLITE_OK)
+      rc = sqlite3_step(s.stmt);
+    if (rc == SQLITE_ROW)
+      break;
+    if (!isBusy(rc) || std::chrono::steady_clock::now() > deadline)
+      return sqlError(raw, "cannot set the journal mode of " + path);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+
+  if (version < kSchemaVersion) {
+    // Another process may be creating or migrating the same file: decide
+    // again under the write lock, then run the missing migrations.
+    std::string failure;
+    llvm::Error e = db->writeTransaction("cannot migrate " + path, [&]() {
+      int64_t nowTables = 0, nowVersion = 0;
+      if (llvm::Error e = checkIdentity(raw, path, nowTables, nowVersion)) {
+        failure = llvm::toString(std::move(e));
+        return SQLITE_ABORT;
+      }
+      for (int64_t v = nowVersion; v < kSchemaVersion; ++v)
+        if (int rc =
+                sqlite3_exec(raw, kMigrations[v], nullptr, nullptr, nullptr);
+            rc != SQLITE_OK)
+          return rc;
+      std::string stamp =
+          "PRAGMA application_id = " + std::to_string(kApplicationId) +
+          "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";
+      return sqlite3_exec(raw, stamp.c_str(), nullptr, nullptr, nullptr);
+    });
+    if (!failure.empty()) {
+      llvm::consumeError(std::move(e));
+      return makeError(failure);
+    }
+    if (e)
       return std::move(e);
   }
   return std::move(db);
@@ -106,51 +268,58 @@ TuningDB::open(const std::string &path) {
 
 TuningDB::~TuningDB() { sqlite3_close(db); }
 
-llvm::Error TuningDB::exec(const char *sql) {
-  char *msg = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-    std::string text = msg ? msg : "unknown error";
-    sqlite3_free(msg);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "tuning database: " + text);
+llvm::Error TuningDB::writeTransaction(const std::string &what,
+                                       llvm::function_ref<int()> body) {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(kBusyTimeoutMs);
+  for (int attempt = 1;; ++attempt) {
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) {
+      rc = body();
+      if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+      if (rc == SQLITE_OK)
+        return llvm::Error::success();
+    }
+    std::string message = sqlite3_errmsg(db);
+    if (!sqlite3_get_autocommit(db))
+      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (!isBusy(rc) || std::chrono::steady_clock::now() > deadline)
+      return makeError(what + ": " + message);
+    // The busy handler already waited inside SQLite; this covers the busy
+    // answers it does not wait for (a lock upgrade, WAL recovery).
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::min(5 * attempt, 100)));
   }
-  return llvm::Error::success();
 }
 
-llvm::Error TuningDB::record(const TuningRun &run) {
-  if (llvm::Error e = exec("BEGIN IMMEDIATE"))
-    return e;
-  auto fail = [&](const std::string &what) {
-    llvm::Error e = sqlError(db, "tuning database: " + what);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return e;
-  };
+int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
+  *becameWinner = false;
   Statement insertRun;
-  if (sqlite3_prepare_v2(db,
-                         "INSERT INTO runs(signature, target, toolchain, "
-                         "device, model, measured) VALUES(?,?,?,?,?,?)",
-                         -1, &insertRun.stmt, nullptr) != SQLITE_OK)
-    return fail("insert run");
+  if (int rc = insertRun.prepare(db, "INSERT INTO runs(signature, target, "
+                                     "toolchain, device, model, measured) "
+                                     "VALUES(?,?,?,?,?,?)");
+      rc != SQLITE_OK)
+    return rc;
   insertRun.bind(1, run.signature);
   insertRun.bind(2, run.target);
   insertRun.bind(3, run.toolchain);
   insertRun.bind(4, run.device);
   insertRun.bind(5, run.model);
   insertRun.bind(6, std::optional<int64_t>(run.measured));
-  if (sqlite3_step(insertRun.stmt) != SQLITE_DONE)
-    return fail("insert run");
+  if (int rc = sqlite3_step(insertRun.stmt); rc != SQLITE_DONE)
+    return rc;
   int64_t runId = sqlite3_last_insert_rowid(db);
+  Statement s;
+  if (int rc = s.prepare(
+          db, "INSERT INTO candidates(run_id, idx, source, round, status, "
+              "diagnostic, script_hash, script, time_ms, estimated_ms, "
+              "tflops, registers, spill_bytes, shared_bytes) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      rc != SQLITE_OK)
+    return rc;
   for (const CandidateRow &c : run.candidates) {
-    Statement s;
-    if (sqlite3_prepare_v2(
-            db,
-            "INSERT INTO candidates(run_id, idx, source, round, status, "
-            "diagnostic, script_hash, script, time_ms, estimated_ms, tflops, "
-            "registers, spill_bytes, shared_bytes) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            -1, &s.stmt, nullptr) != SQLITE_OK)
-      return fail("insert candidate");
+    sqlite3_reset(s.stmt);
     s.bind(1, std::optional<int64_t>(runId));
     s.bind(2, std::optional<int64_t>(c.index));
     s.bind(3, c.source);
@@ -165,55 +334,65 @@ llvm::Error TuningDB::record(const TuningRun &run) {
     s.bind(12, c.registers);
     s.bind(13, c.spillBytes);
     s.bind(14, c.sharedBytes);
-    if (sqlite3_step(s.stmt) != SQLITE_DONE)
-      return fail("insert candidate");
+    if (int rc = sqlite3_step(s.stmt); rc != SQLITE_DONE)
+      return rc;
   }
-  const CandidateRow &win = run.candidates.at(run.winner);
-  if (win.status == "ok") {
-    // Keep the stored winner unless this one is better: measured beats
-    // estimated, then the lower time wins.
-    std::optional<double> time = run.measured ? win.timeMs : win.estimatedMs;
-    Statement s;
-    if (sqlite3_prepare_v2(
-            db,
-            "INSERT INTO winners(signature, target, toolchain, script, "
-            "script_hash, time_ms, measured, device, model, run_id) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?) "
-            "ON CONFLICT(signature, target, toolchain) DO UPDATE SET "
-            "script=excluded.script, script_hash=excluded.script_hash, "
-            "time_ms=excluded.time_ms, measured=excluded.measured, "
-            "device=excluded.device, model=excluded.model, "
-            "run_id=excluded.run_id, updated=datetime('now') "
-            "WHERE excluded.measured > winners.measured OR "
-            "(excluded.measured = winners.measured AND "
-            "excluded.time_ms < winners.time_ms)",
-            -1, &s.stmt, nullptr) != SQLITE_OK)
-      return fail("update winner");
-    s.bind(1, run.signature);
-    s.bind(2, run.target);
-    s.bind(3, run.toolchain);
-    s.bind(4, win.script);
-    s.bind(5, win.scriptHash);
-    s.bind(6, time);
-    s.bind(7, std::optional<int64_t>(run.measured));
-    s.bind(8, run.device);
-    s.bind(9, run.model);
-    s.bind(10, std::optional<int64_t>(runId));
-    if (sqlite3_step(s.stmt) != SQLITE_DONE)
-      return fail("update winner");
-  }
-  return exec("COMMIT");
+  const CandidateRow &win = run.candidates[run.winner];
+  if (win.status != "ok")
+    return SQLITE_OK;
+  // Keep the stored winner unless this one is better: measured beats
+  // estimated, then the lower time wins.
+  std::optional<double> time = run.measured ? win.timeMs : win.estimatedMs;
+  Statement w;
+  if (int rc = w.prepare(
+          db, "INSERT INTO winners(signature, target, toolchain, script, "
+              "script_hash, time_ms, measured, device, model, run_id, "
+              "created, updated) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,datetime('now'),datetime('now')) "
+              "ON CONFLICT(signature, target, toolchain) DO UPDATE SET "
+              "script=excluded.script, script_hash=excluded.script_hash, "
+              "time_ms=excluded.time_ms, measured=excluded.measured, "
+              "device=excluded.device, model=excluded.model, "
+              "run_id=excluded.run_id, updated=datetime('now') "
+              "WHERE excluded.measured > winners.measured OR "
+              "(excluded.measured = winners.measured AND "
+              "excluded.time_ms < winners.time_ms)");
+      rc != SQLITE_OK)
+    return rc;
+  w.bind(1, run.signature);
+  w.bind(2, run.target);
+  w.bind(3, run.toolchain);
+  w.bind(4, win.script);
+  w.bind(5, win.scriptHash);
+  w.bind(6, time);
+  w.bind(7, std::optional<int64_t>(run.measured));
+  w.bind(8, run.device);
+  w.bind(9, run.model);
+  w.bind(10, std::optional<int64_t>(runId));
+  if (int rc = sqlite3_step(w.stmt); rc != SQLITE_DONE)
+    return rc;
+  *becameWinner = sqlite3_changes(db) > 0;
+  return SQLITE_OK;
+}
+
+llvm::Error TuningDB::record(const TuningRun &run) {
+  if (run.winner >= run.candidates.size())
+    return makeError("tuning database: run of " + run.signature +
+                     " names winner " + std::to_string(run.winner) + " of " +
+                     std::to_string(run.candidates.size()) + " candidates");
+  bool becameWinner;
+  return writeTransaction("tuning database: cannot record a run of " +
+                              run.signature,
+                          [&] { return recordRun(run, &becameWinner); });
 }
 
 std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
                                              const std::string &target,
                                              const std::string &toolchain) {
   Statement s;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT script, script_hash, time_ms, measured, "
-                         "device, model FROM winners WHERE signature=? AND "
-                         "target=? AND toolchain=?",
-                         -1, &s.stmt, nullptr) != SQLITE_OK)
+  if (s.prepare(db, "SELECT script, script_hash, time_ms, measured, "
+                    "device, model FROM winners WHERE signature=? AND "
+                    "target=? AND toolchain=?") != SQLITE_OK)
     return std::nullopt;
   s.bind(1, signature);
   s.bind(2, target);
@@ -223,10 +402,156 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
   StoredWinner w;
   w.script = s.text(0);
   w.scriptHash = s.text(1);
-  if (sqlite3_column_type(s.stmt, 2) != SQLITE_NULL)
-    w.timeMs = sqlite3_column_double(s.stmt, 2);
+  w.timeMs = s.real(2);
   w.measured = sqlite3_column_int(s.stmt, 3) != 0;
   w.device = s.text(4);
   w.model = s.text(5);
   return w;
+}
+
+llvm::Expected<std::vector<WinnerInfo>>
+TuningDB::listWinners(const WinnerFilter &filter) {
+  Statement s;
+  if (s.prepare(
+          db,
+          "SELECT w.signature, w.target, w.toolchain, w.script, "
+          "w.script_hash, w.time_ms, w.measured, w.device, w.model, "
+          "w.run_id, w.created, w.updated, "
+          "(SELECT count(*) FROM runs r WHERE r.signature = w.signature AND "
+          "r.target = w.target AND r.toolchain = w.toolchain), "
+          "(SELECT count(*) FROM runs r JOIN candidates c ON c.run_id = r.id "
+          "WHERE r.signature = w.signature AND r.target = w.target AND "
+          "r.toolchain = w.toolchain) "
+          "FROM winners w WHERE (?1 = '' OR w.signature = ?1) AND "
+          "(?2 = '' OR w.target = ?2) AND (?3 = '' OR w.toolchain = ?3) "
+          "ORDER BY w.signature, w.target, w.toolchain") != SQLITE_OK)
+    return sqlError(db, "tuning database: cannot list winners");
+  s.bind(1, filter.signature);
+  s.bind(2, filter.target);
+  s.bind(3, filter.toolchain);
+  std::vector<WinnerInfo> winners;
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+    WinnerInfo w;
+    w.signature = s.text(0);
+    w.target = s.text(1);
+    w.toolchain = s.text(2);
+    w.script = s.text(3);
+    w.scriptHash = s.text(4);
+    w.timeMs = s.real(5);
+    w.measured = sqlite3_column_int(s.stmt, 6) != 0;
+    w.device = s.text(7);
+    w.model = s.text(8);
+    w.runId = s.integer(9);
+    w.created = s.text(10);
+    w.updated = s.text(11);
+    w.runs = sqlite3_column_int64(s.stmt, 12);
+    w.candidates = sqlite3_column_int64(s.stmt, 13);
+    winners.push_back(std::move(w));
+  }
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "tuning database: cannot list winners");
+  return winners;
+}
+
+llvm::Expected<std::vector<CandidateRow>>
+TuningDB::runCandidates(int64_t runId) {
+  Statement s;
+  if (s.prepare(db, "SELECT idx, round, source, status, diagnostic, "
+                    "script_hash, script, time_ms, estimated_ms, tflops, "
+                    "registers, spill_bytes, shared_bytes FROM candidates "
+                    "WHERE run_id = ? ORDER BY idx") != SQLITE_OK)
+    return sqlError(db, "tuning database: cannot read candidates");
+  s.bind(1, std::optional<int64_t>(runId));
+  std::vector<CandidateRow> rows;
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+    CandidateRow c;
+    c.index = sqlite3_column_int64(s.stmt, 0);
+    c.round = sqlite3_column_int64(s.stmt, 1);
+    c.source = s.text(2);
+    c.status = s.text(3);
+    c.diagnostic = s.text(4);
+    c.scriptHash = s.text(5);
+    c.script = s.text(6);
+    c.timeMs = s.real(7);
+    c.estimatedMs = s.real(8);
+    c.tflops = s.real(9);
+    c.registers = s.integer(10);
+    c.spillBytes = s.integer(11);
+    c.sharedBytes = s.integer(12);
+    rows.push_back(std::move(c));
+  }
+  if (rc != SQLITE_DONE)
+    return sqlError(db, "tuning database: cannot read candidates");
+  return rows;
+}
+
+llvm::Expected<PruneStats> TuningDB::prune(const PrunePolicy &policy) {
+  if (!policy.olderThanDays && !policy.keepRuns)
+    return makeError("tuning database: prune needs an age or a run count");
+  if ((policy.olderThanDays && *policy.olderThanDays < 0) ||
+      (policy.keepRuns && *policy.keepRuns < 0))
+    return makeError("tuning database: prune limits must not be negative");
+  // The runs to delete: those every given condition selects, except any a
+  // winner points to.
+  constexpr const char *kDoomed =
+      "SELECT id FROM (SELECT id, created, row_number() OVER (PARTITION BY "
+      "signature, target, toolchain ORDER BY id DESC) AS newest FROM runs) "
+      "WHERE (?1 IS NULL OR created < datetime('now', '-' || ?1 || ' days')) "
+      "AND (?2 IS NULL OR newest > ?2) "
+      "AND id NOT IN (SELECT run_id FROM winners WHERE run_id IS NOT NULL)";
+  std::string deleteCandidates =
+      std::string("DELETE FROM candidates WHERE run_id IN (") + kDoomed + ")";
+  std::string deleteRuns =
+      std::string("DELETE FROM runs WHERE id IN (") + kDoomed + ")";
+  PruneStats stats;
+  auto run = [&](const std::string &sql, int64_t &count) {
+    Statement s;
+    if (int rc = s.prepare(db, sql.c_str()); rc != SQLITE_OK)
+      return rc;
+    s.bind(1, policy.olderThanDays);
+    s.bind(2, policy.keepRuns);
+    if (int rc = sqlite3_step(s.stmt); rc != SQLITE_DONE)
+      return rc;
+    count = sqlite3_changes(db);
+    return SQLITE_OK;
+  };
+  if (llvm::Error e = writeTransaction("tuning database: cannot prune", [&]() {
+        stats = PruneStats();
+        if (int rc = run(deleteCandidates, stats.candidates); rc != SQLITE_OK)
+          return rc;
+        return run(deleteRuns, stats.runs);
+      }))
+    return std::move(e);
+  return stats;
+}
+
+llvm::Expected<bool> TuningDB::importWinner(const WinnerInfo &w) {
+  TuningRun run;
+  run.signature = w.signature;
+  run.target = w.target;
+  run.toolchain = w.toolchain;
+  run.device = w.device;
+  run.model = w.model;
+  run.measured = w.measured;
+  CandidateRow c;
+  c.source = "import";
+  c.status = "ok";
+  c.script = w.script;
+  c.scriptHash = w.scriptHash.empty() ? hashText(w.script) : w.scriptHash;
+  (w.measured ? c.timeMs : c.estimatedMs) = w.timeMs;
+  run.candidates.push_back(std::move(c));
+  bool becameWinner = false;
+  if (llvm::Error e = writeTransaction(
+          "tuning database: cannot import the schedule of " + w.signature,
+          [&] { return recordRun(run, &becameWinner); }))
+    return std::move(e);
+  return becameWinner;
+}
+
+int TuningDB::schemaVersion() {
+  int64_t version = -1;
+  queryInt(db, "PRAGMA user_version", version);
+  return static_cast<int>(version);
 }

@@ -3,13 +3,15 @@
 // Every tuning run is recorded: its candidates (script, status, diagnostic,
 // time, resources) and, per (dispatch signature, target, toolchain), the
 // best schedule found so far. A later compile can apply the stored winner
-// without an LLM or a GPU.
+// without an LLM or a GPU. The schema is versioned (PRAGMA user_version) and
+// older files are migrated on open; docs/tuning-db.md describes it.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef VIBEGEMM_TUNINGDB_TUNINGDB_H
 #define VIBEGEMM_TUNINGDB_TUNINGDB_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -21,6 +23,7 @@ struct sqlite3;
 
 namespace mlir::vibegemm {
 
+/// One candidate of a run, as `candidates` stores it.
 struct CandidateRow {
   int64_t index = 0, round = 0;
   std::string source, status, diagnostic, scriptHash, script;
@@ -28,6 +31,7 @@ struct CandidateRow {
   std::optional<int64_t> registers, spillBytes, sharedBytes;
 };
 
+/// One tuning run of one dispatch: its candidates and which of them won.
 struct TuningRun {
   std::string signature, target, toolchain, device, model;
   bool measured = false;
@@ -35,31 +39,112 @@ struct TuningRun {
   size_t winner = 0;
 };
 
+/// The winner a compile applies.
 struct StoredWinner {
   std::string script, scriptHash, device, model;
   std::optional<double> timeMs;
   bool measured = false;
 };
 
+/// A winner with what `vibegemm-db` shows and exports about it.
+struct WinnerInfo {
+  std::string signature, target, toolchain;
+  std::string script, scriptHash, device, model;
+  std::optional<double> timeMs;
+  bool measured = false;
+  /// The run that produced the winner; none for rows whose run is unknown.
+  std::optional<int64_t> runId;
+  /// When the winner was first stored and last replaced (UTC, SQLite's
+  /// `YYYY-MM-DD HH:MM:SS`).
+  std::string created, updated;
+  /// Runs and candidates recorded for this (signature, target, toolchain).
+  int64_t runs = 0, candidates = 0;
+};
+
+/// Which winners `TuningDB::listWinners` returns; an empty field matches
+/// any value.
+struct WinnerFilter {
+  std::string signature, target, toolchain;
+};
+
+/// Which runs `TuningDB::prune` deletes. A run a winner points to is never
+/// deleted.
+struct PrunePolicy {
+  /// Runs created more than this many days ago.
+  std::optional<int64_t> olderThanDays;
+  /// All but the newest this many runs per (signature, target, toolchain).
+  std::optional<int64_t> keepRuns;
+};
+
+/// What `TuningDB::prune` deleted.
+struct PruneStats {
+  int64_t runs = 0, candidates = 0;
+};
+
 class TuningDB {
 public:
-  /// Opens or creates the database at `path`. A file that is not a
-  /// vibegemm tuning database is refused and left untouched.
-  static llvm::Expected<std::unique_ptr<TuningDB>> open(const std::string &path);
+  /// The schema version this build writes; older files are migrated to it.
+  static constexpr int kSchemaVersion = 2;
+  /// `PRAGMA application_id` of vibegemm files ("vgem").
+  static constexpr int kApplicationId = 0x7667656d;
+
+  struct OpenOptions {
+    /// Create the file when it does not exist; otherwise that is an error.
+    bool create = true;
+  };
+
+  /// Opens the database at `path`, creating it (when allowed) and migrating
+  /// an older schema to `kSchemaVersion` in one transaction. Refused, and
+  /// left untouched: a file that is not SQLite, an SQLite file of another
+  /// program, a damaged file (`PRAGMA quick_check`), a newer schema.
+  static llvm::Expected<std::unique_ptr<TuningDB>> open(const std::string &path,
+                                                        OpenOptions options);
+  static llvm::Expected<std::unique_ptr<TuningDB>>
+  open(const std::string &path) {
+    return open(path, OpenOptions());
+  }
   ~TuningDB();
 
   /// Records a run and its candidates, and makes its winner the stored one
   /// when it beats it (measured beats estimated; then lower time). One
-  /// transaction: readers see all of it or none.
+  /// transaction: readers see all of it or none. Retried while another
+  /// writer holds the database, up to the busy timeout (10 s).
   llvm::Error record(const TuningRun &run);
 
   std::optional<StoredWinner> winner(const std::string &signature,
                                      const std::string &target,
                                      const std::string &toolchain);
 
+  /// The winners that `filter` selects, sorted by signature, target,
+  /// toolchain (byte order).
+  llvm::Expected<std::vector<WinnerInfo>>
+  listWinners(const WinnerFilter &filter = {});
+
+  /// The candidates of one run, by index.
+  llvm::Expected<std::vector<CandidateRow>> runCandidates(int64_t runId);
+
+  /// Deletes runs (and their candidates) that match `policy`, keeping every
+  /// run a winner points to. One transaction.
+  llvm::Expected<PruneStats> prune(const PrunePolicy &policy);
+
+  /// Stores `w` (signature, target, toolchain, script, time, measured,
+  /// device, model) as it came from a spec file: recorded as a run with one
+  /// candidate of source "import", which becomes the winner under the rules
+  /// of `record`. Returns whether it did.
+  llvm::Expected<bool> importWinner(const WinnerInfo &w);
+
+  /// The schema version of the open file (after migration).
+  int schemaVersion();
+
 private:
   explicit TuningDB(sqlite3 *db) : db(db) {}
-  llvm::Error exec(const char *sql);
+  /// Runs `body` (which returns an SQLite result code) inside BEGIN
+  /// IMMEDIATE ... COMMIT, rolling back on failure and starting again while
+  /// SQLite answers busy or locked, until the busy timeout.
+  llvm::Error writeTransaction(const std::string &what,
+                               llvm::function_ref<int()> body);
+  /// record()'s body; sets `*becameWinner`.
+  int recordRun(const TuningRun &run, bool *becameWinner);
   sqlite3 *db;
 };
 
