@@ -69,7 +69,8 @@ public:
     }
     // The environment's database only when no spec file was named.
     FailureOr<std::unique_ptr<TuningDB>> tuningDB = openTuningDB(
-        tuningDBPath(db, /*useEnv=*/specs.empty()), module.getLoc());
+        tuningDBPath(db, /*useEnv=*/specs.empty()), /*create=*/false,
+        module.getLoc());
     if (failed(tuningDB))
       return signalPassFailure();
 

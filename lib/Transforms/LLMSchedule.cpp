@@ -300,7 +300,8 @@ public:
     }
 
     FailureOr<std::unique_ptr<TuningDB>> opened =
-        openTuningDB(tuningDBPath(db, /*useEnv=*/true), module.getLoc());
+        openTuningDB(tuningDBPath(db, /*useEnv=*/true), /*create=*/true,
+                     module.getLoc());
     if (failed(opened))
       return signalPassFailure();
     tuningDB = std::move(*opened);

@@ -28,11 +28,14 @@ std::string vibegemm::tuningDBPath(StringRef option, bool useEnv) {
   return llvm::sys::Process::GetEnv("VIBEGEMM_DB").value_or("");
 }
 
-FailureOr<std::unique_ptr<TuningDB>> vibegemm::openTuningDB(StringRef path,
-                                                            Location loc) {
+FailureOr<std::unique_ptr<TuningDB>>
+vibegemm::openTuningDB(StringRef path, bool create, Location loc) {
   if (path.empty())
     return std::unique_ptr<TuningDB>();
-  llvm::Expected<std::unique_ptr<TuningDB>> opened = TuningDB::open(path.str());
+  TuningDB::OpenOptions options;
+  options.create = create;
+  llvm::Expected<std::unique_ptr<TuningDB>> opened =
+      TuningDB::open(path.str(), options);
   if (!opened)
     return emitError(loc) << llvm::toString(opened.takeError());
   return std::move(*opened);

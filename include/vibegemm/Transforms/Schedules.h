@@ -21,9 +21,9 @@ class TuningDB;
 /// The tuning database path: `option`, else $VIBEGEMM_DB when `useEnv`.
 std::string tuningDBPath(StringRef option, bool useEnv);
 
-/// Opens the database at `path` (null when `path` is empty); a file that
-/// cannot be used is an error at `loc`.
-FailureOr<std::unique_ptr<TuningDB>> openTuningDB(StringRef path,
+/// Opens the database at `path` (null when `path` is empty), creating it
+/// when `create` is set; a file that cannot be used is an error at `loc`.
+FailureOr<std::unique_ptr<TuningDB>> openTuningDB(StringRef path, bool create,
                                                   Location loc);
 
 /// The schedules module of `module`, created when `create` is set.
