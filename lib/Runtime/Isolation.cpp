@@ -16,6 +16,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cmath>
+#include <dlfcn.h>
 
 using namespace mlir::vibegemm::runtime;
 namespace json = llvm::json;
@@ -124,15 +125,30 @@ json::Object mlir::vibegemm::runtime::runPlanIsolated(llvm::StringRef runner,
 
 std::optional<std::string>
 mlir::vibegemm::runtime::findRunnerBeside(const char *argv0, void *mainAddr) {
-  std::string self = llvm::sys::fs::getMainExecutable(argv0, mainAddr);
-  if (self.empty())
-    return std::nullopt;
-  llvm::SmallString<256> path(self);
-  llvm::sys::path::remove_filename(path);
-  llvm::sys::path::append(path, "vibegemm-run");
-  if (!llvm::sys::fs::can_execute(path))
-    return std::nullopt;
-  return std::string(path);
+  // The file holding our code: the tool itself, or libVibeGemmPlugin.so
+  // when a host like mlir-opt-22 loaded us (then the runner is in ../bin).
+  std::vector<std::string> owners;
+  Dl_info info;
+  if (dladdr(mainAddr, &info) && info.dli_fname)
+    owners.push_back(info.dli_fname);
+  owners.push_back(llvm::sys::fs::getMainExecutable(argv0, mainAddr));
+  for (const std::string &owner : owners) {
+    if (owner.empty())
+      continue;
+    llvm::SmallString<256> dir(owner);
+    llvm::sys::path::remove_filename(dir);
+    for (const char *rel : {"vibegemm-run", "../bin/vibegemm-run"}) {
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, rel);
+      if (llvm::sys::fs::can_execute(path)) {
+        llvm::SmallString<256> real;
+        if (llvm::sys::fs::real_path(path, real))
+          return std::string(path);
+        return std::string(real);
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 bool mlir::vibegemm::runtime::probeGpuIsolated(llvm::StringRef runner,

@@ -28,8 +28,9 @@ llvm::json::Object runPlanIsolated(llvm::StringRef runner,
                                    const RunOptions &options,
                                    double killAfterSeconds);
 
-/// The vibegemm-run executable installed beside the running program
-/// (`argv0`, `mainAddr` as for llvm::sys::fs::getMainExecutable).
+/// The vibegemm-run executable installed beside the file that holds
+/// `mainAddr` (the tool, or the plugin library, whose runner is in ../bin),
+/// else beside the running program (`argv0` as for getMainExecutable).
 std::optional<std::string> findRunnerBeside(const char *argv0, void *mainAddr);
 
 /// Asks a child runner whether a GPU is usable (so the parent never
