@@ -166,8 +166,8 @@ constexpr llvm::StringLiteral kStagedTemplate =
   // Staged SIMT schedule: block tiles over M and N, a K loop whose A and B
   // tiles are copied cooperatively into shared memory, a {TM}x{TN} register
   // tile per thread, and an accumulator that stays in registers.
-  %block_m = transform.tune.knob<"block_m"> = {BM} : i64 from options = [32, 64, 128, 256] -> !transform.param<i64>
-  %block_n = transform.tune.knob<"block_n"> = {BN} : i64 from options = [32, 64, 128, 256] -> !transform.param<i64>
+  %block_m = transform.tune.knob<"block_m"> = {BM} : i64 from options = [4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
+  %block_n = transform.tune.knob<"block_n"> = {BN} : i64 from options = [4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
   %block_k = transform.tune.knob<"block_k"> = {BK} : i64 from options = [8, 16, 32] -> !transform.param<i64>
   %thread_m = transform.tune.knob<"thread_m"> = {TM} : i64 from options = [2, 4, 8] -> !transform.param<i64>
   %thread_n = transform.tune.knob<"thread_n"> = {TN} : i64 from options = [2, 4, 8] -> !transform.param<i64>
