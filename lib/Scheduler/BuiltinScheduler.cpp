@@ -432,7 +432,13 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                 : ""}},
         !ops.epilogues.empty(), cpuCheck, split);
   }
-  return writeDirectSchedule(problem, t, ops, sequenceName, comment, cpuCheck);
+  // Thread tiles shrink at ragged block edges, which would give a fused
+  // epilogue's private accumulator a dynamic size: such epilogues run as
+  // kernels of their own instead.
+  GemmProblem direct = problem;
+  if (problem.m % t.blockM || problem.n % t.blockN)
+    direct.fuseEpilogues = false;
+  return writeDirectSchedule(direct, t, ops, sequenceName, comment, cpuCheck);
 }
 
 namespace {
