@@ -6,7 +6,7 @@
 //  CHECK-SAME:   vibegemm.schedule = @gemm_d0
 //       CHECK: module @__vibegemm_schedules attributes {transform.with_named_sequence}
 //       CHECK:   transform.named_sequence @gemm_d0(%{{.+}}: !transform.any_op {transform.consumed})
-//   CHECK-DAG:     transform.tune.knob<"block_m"> = 64 : i64 from options = [32, 64, 128, 256]
+//   CHECK-DAG:     transform.tune.knob<"block_m"> = 64 : i64 from options = [4, 8, 16, 32, 64, 128, 256]
 //   CHECK-DAG:     transform.tune.knob<"block_k">
 //   CHECK-DAG:     transform.tune.knob<"thread_m"> = 4 : i64
 //       CHECK:     transform.structured.gpu.map_copy_to_threads
