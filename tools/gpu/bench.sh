@@ -9,10 +9,8 @@
 set -uo pipefail
 dest=${1:?output directory}
 work=/tmp/bench
-mkdir -p "$dest" /tmp/vg
-[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
-export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
-source tools/gpu/find-cublas.sh
+mkdir -p "$dest"
+source tools/gpu/env.sh
 python3 python/bench/bench.py compile --out "$work" \
   --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
 resume=()

@@ -5,10 +5,8 @@
 # Usage: tools/gpu/final-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
-mkdir -p "$dest" /tmp/vg
-[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
-export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
-source tools/gpu/find-cublas.sh
+mkdir -p "$dest"
+source tools/gpu/env.sh
 python3 test/Runtime/adversarial/check.py --vibegemm-run build/bin/vibegemm-run \
   --cases test/Runtime/adversarial --json-out "$dest/adversarial.json" 2>&1 | tail -3 | tee "$dest/final.log"
 python3 -c "

@@ -6,11 +6,9 @@
 set -uo pipefail
 dest=${1:?output directory}
 art=/tmp/llm-art
-mkdir -p "$dest" /tmp/vg
-[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
-export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
+mkdir -p "$dest"
+source tools/gpu/env.sh
 ldd build/bin/vibegemm-opt | grep "not found" | tee "$dest/llm.log"
-source tools/gpu/find-cublas.sh
 rm -rf /tmp/llm-cache "$art"
 python3 python/fake_llm_server.py --script test/llm/Inputs/good-reply.json \
   --log "$dest/requests.jsonl" --print-count -- \

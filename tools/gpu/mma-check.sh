@@ -5,10 +5,8 @@
 # timing path on a small GEMM. Usage: tools/gpu/mma-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
-mkdir -p "$dest" /tmp/vg
-[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
-export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
-source tools/gpu/find-cublas.sh
+mkdir -p "$dest"
+source tools/gpu/env.sh
 python3 python/fake_llm_server.py --script tools/gpu/mma-scenario.json -- \
   build/bin/vibegemm-opt test/e2e/Inputs/mma-16x8x16-f16.mlir \
   --llm-schedule="endpoint={endpoint} rounds=1 candidates=1 cache-dir=off artifacts-dir=/tmp/mma" \

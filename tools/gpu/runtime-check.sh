@@ -6,10 +6,8 @@
 set -uo pipefail
 dest=${1:?output directory}
 out=/tmp/vg-runtime
-mkdir -p "$dest" "$out" /tmp/vg /tmp/art
-[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
-export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
-source tools/gpu/find-cublas.sh
+mkdir -p "$dest" "$out" /tmp/art
+source tools/gpu/env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv | tee "$out/summary.txt"
 echo "cuBLAS: ${VIBEGEMM_LIBCUBLAS:-default search}" | tee -a "$out/summary.txt"
 

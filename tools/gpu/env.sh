@@ -1,6 +1,10 @@
-# Sourced by the GPU scripts: points vibegemm-run at a libcublas when the
-# default library search finds none (PyTorch wheels keep theirs in
-# site-packages/nvidia/*/lib).
+# Sourced by the GPU scripts (repo root, carrying .dist and build/bin):
+# unpacks the carried MLIR libraries once, puts CUDA on PATH, and points
+# vibegemm-run at a libcublas when the default search finds none (PyTorch
+# wheels keep theirs in site-packages/nvidia/*/lib).
+mkdir -p /tmp/vg
+[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
+export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
 if ! ldconfig -p | grep -q 'libcublas\.so\.1[23]' &&
    [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ] &&
    [ ! -e /usr/local/cuda/lib64/libcublas.so.12 ]; then
