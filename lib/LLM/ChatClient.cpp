@@ -8,10 +8,19 @@
 
 #include "vibegemm/LLM/ChatClient.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -98,6 +107,8 @@ ChatResult ChatClient::complete(const std::vector<ChatMessage> &messages) const 
   for (const ChatMessage &m : messages)
     request["messages"].push_back({{"role", m.role}, {"content", m.content}});
   std::string payload = request.dump();
+  if (llvm::StringRef(endpointUrl).starts_with(kCommandPrefix))
+    return completeWithCommand(payload);
   std::string url = endpointUrl + "/chat/completions";
 
   for (int attempt = 0;; ++attempt) {
@@ -212,6 +223,84 @@ ChatResult ChatClient::complete(const std::vector<ChatMessage> &messages) const 
     result.ok = true;
     return result;
   }
+}
+
+ChatResult ChatClient::completeWithCommand(const std::string &payload) const {
+  ChatResult result;
+  result.attempts = 1;
+  std::string command = endpointUrl.substr(strlen(kCommandPrefix));
+  llvm::SmallString<128> in, out, err;
+  int fd = -1;
+  auto temp = [&](llvm::StringRef suffix, llvm::SmallString<128> &path) {
+    if (llvm::sys::fs::createTemporaryFile("vibegemm-llm", suffix, fd, path))
+      return false;
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    return true;
+  };
+  if (!temp("in", in) || !temp("out", out) || !temp("err", err)) {
+    result.error = "cannot create temporary files for the command provider";
+    return result;
+  }
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(in);
+    llvm::sys::fs::remove(out);
+    llvm::sys::fs::remove(err);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(in, ec);
+    os << payload;
+  }
+  // The request goes to the program's stdin; its stdout is the reply: an
+  // OpenAI-style JSON body, or the reply text itself.
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(in),
+                                                llvm::StringRef(out),
+                                                llvm::StringRef(err)};
+  std::string errMsg;
+  bool execFailed = false;
+  int rc = llvm::sys::ExecuteAndWait(
+      "/bin/sh", {"/bin/sh", "-c", command}, std::nullopt, redirects,
+      static_cast<unsigned>(std::max(1.0, options.timeoutSeconds)), 0, &errMsg,
+      &execFailed);
+  auto reply = llvm::MemoryBuffer::getFile(out);
+  if (execFailed || rc == 127) {
+    result.error = redact("the command provider could not run: " +
+                          (errMsg.empty() ? command : errMsg));
+    result.endpointUnusable = true;
+    return result;
+  }
+  if (rc != 0) {
+    auto stderrText = llvm::MemoryBuffer::getFile(err);
+    std::string tail =
+        stderrText ? (*stderrText)->getBuffer().take_back(300).str() : "";
+    result.error = redact(
+        rc == -2 ? "timeout: the command gave no reply within " +
+                       std::to_string(static_cast<int>(options.timeoutSeconds)) +
+                       " s"
+                 : "the command exited with " + std::to_string(rc) +
+                       (tail.empty() ? "" : ": " + tail));
+    return result;
+  }
+  if (!reply || (*reply)->getBufferSize() > options.maxResponseBytes) {
+    result.error = reply ? "reply larger than " +
+                               std::to_string(options.maxResponseBytes >> 20) +
+                               " MiB; refused"
+                         : "the command's output cannot be read";
+    return result;
+  }
+  std::string text = (*reply)->getBuffer().str();
+  json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (body.is_object() && body.contains("choices") &&
+      body["choices"].is_array() && !body["choices"].empty() &&
+      body["choices"][0].is_object() &&
+      body["choices"][0].contains("message") &&
+      body["choices"][0]["message"].is_object() &&
+      body["choices"][0]["message"].contains("content") &&
+      body["choices"][0]["message"]["content"].is_string())
+    text = body["choices"][0]["message"]["content"].get<std::string>();
+  result.content = std::move(text);
+  result.ok = true;
+  return result;
 }
 
 std::optional<std::string>

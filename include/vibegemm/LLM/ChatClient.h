@@ -53,6 +53,12 @@ struct ChatResult {
   int attempts = 0;
 };
 
+/// An endpoint of the form "command:PROGRAM ARGS" runs PROGRAM (through
+/// /bin/sh) for each request instead of speaking HTTP: the request body goes
+/// to its stdin and its stdout is the reply (an OpenAI-style body or the
+/// reply text).
+inline constexpr const char *kCommandPrefix = "command:";
+
 class ChatClient {
 public:
   /// `endpoint` is the base URL (".../v1"); `apiKey` may be empty.
@@ -68,6 +74,8 @@ public:
   const std::string &model() const { return modelName; }
 
 private:
+  ChatResult completeWithCommand(const std::string &payload) const;
+
   std::string endpointUrl, modelName, apiKey;
   ChatOptions options;
 };
