@@ -277,7 +277,7 @@ public:
           << measurement.why;
       return signalPassFailure();
     }
-    llmEndpoint = endpoint;
+    std::string llmEndpoint = endpoint;
     if (llmEndpoint.empty())
       llmEndpoint =
           llvm::sys::Process::GetEnv("VIBEGEMM_LLM_ENDPOINT").value_or("");
@@ -1077,7 +1077,6 @@ private:
   llvm::StringSet<> allowlist;
   Measurement measurement;
   ReferenceArtifacts reference;
-  std::string llmEndpoint;
   std::optional<llm::ChatClient> client;
   std::optional<llm::ResponseCache> cache;
   LLMStats stats;

@@ -45,22 +45,31 @@ size_t skipString(StringRef text, size_t i) {
   return npos;
 }
 
+/// When `text[i]` opens a string or a `//` comment: the index just past it
+/// (npos when it never ends); otherwise `i` unchanged.
+size_t skipStringOrComment(StringRef text, size_t i) {
+  if (text[i] == '"')
+    return skipString(text, i);
+  if (text[i] == '/' && text.substr(i).starts_with("//")) {
+    size_t end = text.find('\n', i);
+    return end == npos ? npos : end + 1;
+  }
+  return i;
+}
+
 /// `text[i]` is '(', '[' or '{': the index of its partner, or npos when the
 /// brackets do not balance. Strings and `//` comments are skipped.
 size_t findClose(StringRef text, size_t open) {
   std::string stack;
   for (size_t i = open; i < text.size(); ++i) {
+    if (size_t past = skipStringOrComment(text, i); past != i) {
+      if (past == npos)
+        return npos;
+      i = past - 1;
+      continue;
+    }
     char c = text[i];
-    if (c == '"') {
-      i = skipString(text, i);
-      if (i == npos)
-        return npos;
-      --i;
-    } else if (c == '/' && text.substr(i).starts_with("//")) {
-      i = text.find('\n', i);
-      if (i == npos)
-        return npos;
-    } else if (c == '(' || c == '[' || c == '{') {
+    if (c == '(' || c == '[' || c == '{') {
       stack.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
     } else if (c == ')' || c == ']' || c == '}') {
       if (stack.empty() || stack.back() != c)
@@ -81,22 +90,17 @@ bool isIdentChar(char c) {
 /// strings and comments; npos when there is none.
 size_t findSequence(StringRef text, size_t from) {
   for (size_t i = from; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
-      i = skipString(text, i);
-      if (i == npos)
+    if (size_t past = skipStringOrComment(text, i); past != i) {
+      if (past == npos)
         return npos;
-      --i;
-    } else if (c == '/' && text.substr(i).starts_with("//")) {
-      i = text.find('\n', i);
-      if (i == npos)
-        return npos;
-    } else if (text.substr(i).starts_with(kSequenceKeyword) &&
-               (i == 0 || !isIdentChar(text[i - 1])) &&
-               i + kSequenceKeyword.size() < text.size() &&
-               llvm::isSpace(text[i + kSequenceKeyword.size()])) {
-      return i;
+      i = past - 1;
+      continue;
     }
+    if (text.substr(i).starts_with(kSequenceKeyword) &&
+        (i == 0 || !isIdentChar(text[i - 1])) &&
+        i + kSequenceKeyword.size() < text.size() &&
+        llvm::isSpace(text[i + kSequenceKeyword.size()]))
+      return i;
   }
   return npos;
 }
