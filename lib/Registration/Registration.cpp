@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Registration/Registration.h"
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -147,6 +148,7 @@ void mlir::vibegemm::registerDialects(DialectRegistry &registry) {
   transform::registerDebugExtension(registry);
   transform::registerLoopExtension(registry);
   transform::registerTuneExtension(registry);
+  vibegemm::registerTransformDialectExtension(registry);
 }
 
 void mlir::vibegemm::registerPasses() {

@@ -89,6 +89,52 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   fail("no K tile splits the shared-memory copies evenly over the threads");
 }
 
+/// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
+/// operands accumulating in f32, no softmax consumer, and operand rows that
+/// 16-byte copies can read (contiguous extent a multiple of 8). The block
+/// tile is the largest that still gives about one wave of blocks.
+void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
+  bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
+                    (p.lhsType.isBF16() && p.rhsType.isBF16());
+  if (!halfInputs || !p.accType.isF32() || p.hasSoftmax)
+    return;
+  int64_t lhsContiguous = p.transposeA ? p.m : p.k;
+  int64_t rhsContiguous = p.transposeB ? p.k : p.n;
+  if (lhsContiguous % 8 || rhsContiguous % 8)
+    return;
+  struct Shape {
+    int64_t bm, bn, wm, wn;
+  };
+  // 128x128 with four 64x64 warp tiles is the workhorse; smaller tiles fill
+  // the 132 SMs on smaller problems, and 16- or 32-row tiles serve decode.
+  const Shape shapes[] = {{128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
+  Shape pick = shapes[2];
+  for (const Shape &s : shapes)
+    if (p.batch * llvm::divideCeil(p.m, s.bm) * llvm::divideCeil(p.n, s.bn) >=
+        132) {
+      pick = s;
+      break;
+    }
+  if (p.m <= 16)
+    pick = {16, 64, 1, 4};
+  else if (p.m <= 32)
+    pick = {32, 64, 2, 2};
+  auto fallback = std::make_shared<SimtTiling>(t);
+  t.simtFallback = fallback;
+  t.tensorCore = true;
+  t.blockM = pick.bm;
+  t.blockN = pick.bn;
+  t.warpsM = pick.wm;
+  t.warpsN = pick.wn;
+  t.stages = 4;
+  // Copies move 8 elements per thread and must split evenly over the block.
+  int64_t threads = 32 * pick.wm * pick.wn;
+  t.blockK = 32;
+  while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
+                            (pick.bn * t.blockK / 8) % threads))
+    t.blockK *= 2;
+}
+
 } // namespace
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
@@ -113,6 +159,7 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   while (t.blockN > t.threadN && t.blockN / 2 >= problem.n)
     t.blockN /= 2;
   tryStagedPath(problem, t);
+  tryTensorCorePath(problem, t);
   return t;
 }
 
@@ -129,6 +176,9 @@ SimtTiling vibegemm::referenceTiling() {
 namespace {
 
 struct DispatchOps;
+std::string writeTensorCoreSchedule(const GemmProblem &problem,
+                                    const SimtTiling &t, const DispatchOps &ops,
+                                    StringRef sequenceName, StringRef comment);
 std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
                                 const DispatchOps &ops, StringRef sequenceName,
                                 StringRef comment, bool cpuCheck);
@@ -394,6 +444,11 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
     return writeDirectSchedule(unfused, t, ops, sequenceName, comment,
                                cpuCheck);
   }
+  if (t.tensorCore && !cpuCheck)
+    return writeTensorCoreSchedule(problem, t, ops, sequenceName, comment);
+  if (t.tensorCore)
+    return writeSimtSchedule(dispatch, problem, *t.simtFallback, sequenceName,
+                             cpuCheck);
   if (t.staged) {
     bool split = t.splitM || t.splitN;
     auto str = [](int64_t v) { return std::to_string(v); };
@@ -442,6 +497,135 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
 }
 
 namespace {
+
+/// The tensor-core schedule: block tiles with the fill, GEMM and fused
+/// epilogue chain in one loop, bufferized, mapped to blocks, then the GEMM
+/// and its epilogue rewritten into an mma.sync kernel body. Unfused
+/// epilogues get SIMT kernels of their own.
+std::string writeTensorCoreSchedule(const GemmProblem &problem,
+                                    const SimtTiling &t, const DispatchOps &ops,
+                                    StringRef sequenceName, StringRef comment) {
+  bool batched = problem.batch > 1;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const char *anyOp = "(!transform.any_op) -> !transform.any_op";
+  auto knob = [&](StringRef name, int64_t value, StringRef options) {
+    os << llvm::formatv("  %{0} = transform.tune.knob<\"{0}\"> = {1} : i64 "
+                        "from options = [{2}] -> !transform.param<i64>\n",
+                        name, value, options);
+  };
+  os << "transform.named_sequence @" << sequenceName
+     << "(%func: !transform.any_op {transform.consumed}) {\n";
+  os << "  // " << comment << "\n";
+  os << llvm::formatv(
+      "  // Tensor-core schedule: {0}x{1} block tiles, {2}x{3} warps of "
+      "m16n8k16 mma.sync,\n  // K steps of {4} through a {5}-stage cp.async "
+      "ring, epilogue on registers.\n",
+      t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages);
+  knob("block_m", t.blockM, "16, 32, 64, 128, 256");
+  knob("block_n", t.blockN, "16, 32, 64, 128, 256");
+  auto match = [&](StringRef var, StringRef role) {
+    os << llvm::formatv("  %{0} = transform.structured.match attributes"
+                        "{{vibegemm.role = \"{1}\"} in %func : {2}\n",
+                        var, role, anyOp);
+  };
+  match("root", "root");
+  if (ops.hasInit)
+    match("init", "init");
+  for (StringRef e : ops.epilogues)
+    match(e, e);
+  bool fused = problem.fuseEpilogues && !ops.epilogues.empty();
+  std::string anchor = fused ? ops.epilogues.back() : "root";
+  SmallVector<std::string> producers;
+  if (fused) {
+    for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
+      producers.push_back(ops.epilogues[i]);
+    producers.push_back("root");
+  }
+  if (ops.hasInit)
+    producers.push_back("init");
+  std::string lead = batched ? "1, " : "";
+  std::string blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, "
+                                   "#gpu.block<x>"
+                                 : "#gpu.block<y>, #gpu.block<x>";
+  auto tileToBlocks = [&](StringRef op, StringRef tiled, StringRef loop) {
+    os << llvm::formatv(
+        "  %{0}, %{1} = transform.structured.tile_using_forall %{2} "
+        "tile_sizes [{3}%block_m, %block_n] (mapping = [{4}]) : "
+        "(!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> "
+        "(!transform.any_op, !transform.any_op)\n",
+        tiled, loop, op, lead, blockMap);
+  };
+  tileToBlocks(anchor, "b_tiled", "b_forall");
+  std::string loop = "b_forall";
+  for (auto [i, p] : llvm::enumerate(producers)) {
+    std::string next = "b_loop" + std::to_string(i);
+    os << llvm::formatv(
+        "  %{0}_b, %{1} = transform.structured.fuse_into_containing_op %{0} "
+        "into %{2} : (!transform.any_op, !transform.any_op) -> "
+        "(!transform.any_op, !transform.any_op)\n",
+        p, next, loop);
+    loop = next;
+  }
+  // Unfused epilogues: SIMT kernels, 16x16 threads over 64x64 tiles.
+  if (!fused)
+    for (StringRef e : ops.epilogues)
+      os << llvm::formatv(
+          "  %{0}_b, %{0}_blk = transform.structured.tile_using_forall %{0} "
+          "tile_sizes [{1}64, 64] (mapping = [{2}]) : {3}\n"
+          "  %{0}_t, %{0}_thr = transform.structured.tile_using_forall %{0}_b "
+          "num_threads [{4}16, 16] (mapping = [#gpu.thread<y>, "
+          "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
+          "!transform.any_op)\n",
+          e, lead, blockMap,
+          "(!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+          batched ? "0, " : "");
+  os << "  transform.apply_patterns to %func {\n"
+        "    transform.apply_patterns.canonicalization\n"
+        "  } : !transform.any_op\n"
+        "  transform.bufferization.eliminate_empty_tensors %func : "
+        "!transform.any_op\n"
+        "  %buffers = transform.bufferization.one_shot_bufferize %func "
+        "{memcpy_op = \"linalg.copy\"} : "
+     << anyOp << "\n";
+  // Folds the self-copies bufferization leaves behind the epilogue.
+  os << "  transform.apply_patterns to %buffers {\n"
+        "    transform.apply_patterns.canonicalization\n"
+        "  } {apply_cse} : !transform.any_op\n";
+  os << "  %gemm = transform.structured.match attributes{vibegemm.role = "
+        "\"root\"} in %buffers : "
+     << anyOp << "\n";
+  os << "  %gemm_blocks = transform.get_parent_op %gemm {op_name = "
+        "\"scf.forall\"} : "
+     << anyOp << "\n";
+  os << "  %gemm_launch = transform.gpu.map_forall_to_blocks %gemm_blocks "
+        "generate_gpu_launch : "
+     << anyOp << "\n";
+  os << "  %gemm_mapped = transform.structured.match attributes{vibegemm.role "
+        "= \"root\"} in %gemm_launch : "
+     << anyOp << "\n";
+  os << llvm::formatv(
+      "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
+      "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
+      t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+  if (!fused && !ops.epilogues.empty())
+    os << llvm::formatv(
+        "  %epilogue_loops = transform.structured.match ops{{[\"scf.forall\"]} "
+        "attributes{{mapping = [{0}]} in %buffers : {1}\n"
+        "  transform.foreach %epilogue_loops : !transform.any_op {{\n"
+        "  ^bb0(%block_loop: !transform.any_op):\n"
+        "    %launch = transform.gpu.map_forall_to_blocks %block_loop "
+        "generate_gpu_launch : {1}\n"
+        "    %mapped = transform.gpu.map_nested_forall_to_threads %launch "
+        "block_dims = [16, 16, 1] : {1}\n"
+        "  }\n",
+        blockMap, anyOp);
+  os << "  transform.apply_patterns to %buffers {\n"
+        "    transform.apply_patterns.canonicalization\n"
+        "  } {apply_cse} : !transform.any_op\n";
+  os << "  transform.yield\n}\n";
+  return text;
+}
 
 /// The direct SIMT schedule: block tiles, a fixed thread grid whose
 /// per-thread tiles shrink at ragged edges (so any shape works), operands

@@ -2,6 +2,7 @@
 # Packs the shared libraries vibegemm-opt needs (Debian's libMLIR/libLLVM and
 # their dependencies, not glibc) into one archive, so the tool runs on a GPU
 # machine that has no MLIR installed. Usage: package-libs.sh BINARY OUT.tar.xz
+# (writes OUT.tar.xz, OUT.tar.xz.part-N and OUT.tar.xz.parts).
 # Libraries every Python-capable Ubuntu 24.04 GPU image has (same sonames,
 # newer versions) stay out, to fit the 64 MiB the device tool carries;
 # VIBEGEMM_PACK_KEEP_ALL=1 packs them too.
@@ -22,4 +23,10 @@ done
 strip --strip-unneeded "$stage"/lib/*.so* 2>/dev/null || true
 tar -C "$stage" -cf - lib | xz -T2 -9 > "$out.tmp"
 mv "$out.tmp" "$out"
-ls -la "$out"
+# The device tool carries 64 MiB per call, the working tree included: the
+# archive also goes in two parts that two calls in a row carry one by one
+# (tools/gpu/env.sh joins them on the GPU machine).
+rm -f "$out".part-*
+split -b 36M -d -a 1 "$out" "$out.part-"
+ls "$out".part-* | wc -l > "$out.parts"
+ls -la "$out" "$out".part-*

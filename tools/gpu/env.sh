@@ -2,8 +2,21 @@
 # unpacks the carried MLIR libraries once, puts CUDA on PATH, and points
 # vibegemm-run at a libcublas when the default search finds none (PyTorch
 # wheels keep theirs in site-packages/nvidia/*/lib).
-mkdir -p /tmp/vg
-[ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/vibegemm-libs.tar.xz
+# The archive comes whole, or in parts over consecutive calls on one warm
+# machine (carry .dist/vibegemm-libs.tar.xz.part-0 and .parts, then part-1...).
+pack=.dist/vibegemm-libs.tar.xz
+mkdir -p /tmp/vg/parts
+for part in "$pack".part-*; do [ -e "$part" ] && cp "$part" /tmp/vg/parts/; done
+if [ ! -d /tmp/vg/lib ]; then
+  if [ -e "$pack" ]; then
+    tar -C /tmp/vg -xJf "$pack"
+  elif [ -e "$pack.parts" ] &&
+       [ "$(ls /tmp/vg/parts | wc -l)" -ge "$(cat "$pack.parts")" ]; then
+    cat /tmp/vg/parts/* | tar -C /tmp/vg -xJf -
+  else
+    echo "env.sh: library parts so far: $(ls /tmp/vg/parts | tr '\n' ' ')"
+  fi
+fi
 export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
 if ! ldconfig -p | grep -q 'libcublas\.so\.1[23]' &&
    [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ] &&

@@ -12,6 +12,7 @@
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Target/TargetInfo.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir::vibegemm {
@@ -35,6 +36,15 @@ struct SimtTiling {
   /// per-thread copy tiles of A and B (rows, columns in memory order).
   int64_t copyBits = 128;
   int64_t copyA[2] = {1, 4}, copyB[2] = {1, 4};
+
+  /// Tensor-core path (`transform.vibegemm.gemm_to_mma_sync`): f16/bf16
+  /// operands, f32 accumulation. When set, blockM/blockN/blockK are the
+  /// block tile and K step of that path, and the SIMT fields above are kept
+  /// for the CPU check, which cannot run mma.sync.
+  bool tensorCore = false;
+  int64_t warpsM = 2, warpsN = 2, stages = 4;
+  /// The SIMT tiling the CPU check uses when `tensorCore` is set.
+  std::shared_ptr<SimtTiling> simtFallback;
 
   int64_t threadsPerBlock() const {
     return (blockM / threadM) * (blockN / threadN);

@@ -1,0 +1,78 @@
+//===- VibeGemmTransformOps.td - vibegemm's transform ops --*- tablegen -*-===//
+//
+// Transform ops that make the tensor-core paths reachable from a schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_TRANSFORM_OPS
+#define VIBEGEMM_TRANSFORM_OPS
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Rewrites a block's GEMM tile into a pipelined mma.sync kernel";
+  let description = [{
+    Takes a bufferized `linalg` contraction (matmul, batch_matmul with a
+    batch tile of 1, or either with transposed operands through
+    `indexing_maps`) that computes one block's output tile inside a
+    `gpu.launch`, with f16 or bf16 operands and an f32 accumulator, and
+    replaces it with a tensor-core kernel body:
+
+    - `warps = [wm, wn]` warps split the block tile; each warp owns a
+      `(BM / wm) x (BN / wn)` tile of `m16n8k16` `mma.sync` accumulators that
+      stay in registers across the K loop. The enclosing launch gets
+      `32 * wm * wn` threads along x.
+    - A and B K-tiles of `block_k` columns go through dynamic shared memory
+      with rows padded by 16 bytes (conflict-free `ldmatrix`), loaded with
+      16-byte `cp.async` copies in a `stages`-deep ring.
+    - Fragments are read with `ldmatrix` (`.trans` for operands whose
+      contiguous dimension is not K).
+    - Rows, columns and K chunks past the problem edge are zero-filled by
+      the copies and masked on store, so ragged M, N and K keep this path;
+      the contiguous dimension of each operand must be a multiple of 8
+      elements (16-byte copies).
+    - A `linalg.fill` of the accumulator before the GEMM becomes the
+      accumulators' initial value; without one the accumulator is loaded.
+    - Elementwise `linalg.generic` consumers of the accumulator in the same
+      block (bias, activations, scale, residual, truncation, chains of them)
+      are applied to the registers before the single store; block-local
+      intermediate buffers disappear.
+
+    #### Return modes
+
+    Consumes the `target` handle and produces a handle to the new K loop
+    (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
+    when the target is not such a contraction, is not inside a `gpu.launch`,
+    has element types other than f16/bf16 -> f32, tile sizes the warps do
+    not divide into `m16n8` fragments, copies that do not split evenly over
+    the threads, a misaligned contiguous dimension, or a consumer that is not
+    an elementwise generic.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<I64Attr, "32">:$block_k,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{2, 2}">:$warps,
+                   DefaultValuedAttr<I64Attr, "3">:$stages);
+  let results = (outs TransformHandleTypeInterface:$loop);
+
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // VIBEGEMM_TRANSFORM_OPS

@@ -1,0 +1,694 @@
+//===- MmaSyncGemm.cpp - A block's GEMM tile as an mma.sync kernel --------===//
+//
+// The block tile is split over warps; each warp keeps m16n8k16 f32
+// accumulators in registers. K-tiles of A and B are staged through a ring of
+// padded shared-memory buffers with 16-byte cp.async copies, fragments are
+// read with ldmatrix, and the elementwise epilogue runs on the registers
+// before the one store of the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/TransformOps/MmaSyncGemm.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+/// Elements per 16-byte cp.async of a 16-bit type.
+constexpr int64_t kChunk = 8;
+/// Row padding of the shared-memory tiles, in elements (16 bytes): rows of
+/// an ldmatrix then fall in distinct banks.
+constexpr int64_t kPad = 8;
+
+/// One GEMM operand (A or B) as the kernel stages it.
+struct StagedOperand {
+  Value mem;         // the tile, cast to a unit innermost stride
+  AffineMap map;     // the contraction's indexing map for it
+  unsigned outerDim; // the loop dimension besides K: m for A, n for B
+  unsigned kDim;
+  bool kContiguous;  // shared tile is [outer][k] (else [k][outer])
+  int64_t outerTile; // static upper bound of the outer extent
+  Value outerSize;   // the extent at run time
+  int64_t rows = 0, cols = 0; // shared tile in memory order, unpadded
+  Value smem;        // memref<stages x rows x (cols + pad) x T, workgroup>
+
+  int64_t chunksPerThread(int64_t threads) const {
+    return rows * cols / kChunk / threads;
+  }
+};
+
+/// The elementwise consumers fused into the registers, in program order.
+struct EpilogueChain {
+  Value accumulator;                  // the contraction's output buffer
+  linalg::FillOp init;                // its fill, if any
+  SmallVector<linalg::GenericOp> ops; // generics over register values
+  llvm::SetVector<Value> registerBuffers;
+};
+
+bool isBlockLocalAllocation(Value buffer) {
+  Operation *def = buffer.getDefiningOp();
+  return def && isa<memref::AllocOp, memref::AllocaOp>(def);
+}
+
+/// Follows subviews and casts back to the buffer a tile views.
+Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto sub = dyn_cast<memref::SubViewOp>(def))
+      v = sub.getSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      v = cast.getSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Static upper bound of dimension `dim` of `buffer`.
+FailureOr<int64_t> upperBound(Value buffer, int64_t dim) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  return ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(buffer, dim),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+}
+
+std::optional<unsigned> resultPosition(AffineMap map, unsigned loopDim) {
+  for (auto [i, expr] : llvm::enumerate(map.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loopDim)
+      return i;
+  return std::nullopt;
+}
+
+/// Collects the fill and the elementwise chain around `gemm`, or says why
+/// a consumer cannot run on registers.
+FailureOr<EpilogueChain> collectEpilogue(linalg::LinalgOp gemm,
+                                         std::string &why) {
+  EpilogueChain chain;
+  chain.accumulator = gemm.getDpsInits()[0];
+  chain.registerBuffers.insert(chain.accumulator);
+  Block *block = gemm->getBlock();
+  for (Operation *user : chain.accumulator.getUsers()) {
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    if (fill && fill->getBlock() == block && fill->isBeforeInBlock(gemm) &&
+        fill.getDpsInits()[0] == chain.accumulator)
+      chain.init = fill;
+  }
+  auto readsRegisters = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      return chain.registerBuffers.contains(v);
+    });
+  };
+  for (Operation *op = gemm->getNextNode(); op; op = op->getNextNode()) {
+    if (!readsRegisters(op))
+      continue;
+    if (isa<memref::DeallocOp>(op))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || !generic.hasPureBufferSemantics() ||
+        generic.getNumDpsInits() != 1 ||
+        generic.getNumLoops() != generic.getNumParallelLoops()) {
+      why = llvm::formatv("'{0}' reads the accumulator and is not an "
+                          "elementwise linalg.generic",
+                          op->getName().getStringRef())
+                .str();
+      return failure();
+    }
+    for (OpOperand &operand : generic->getOpOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      bool onRegisters = chain.registerBuffers.contains(operand.get()) &&
+                         generic.isDpsInput(&operand);
+      if ((onRegisters || generic.isDpsInit(&operand)) && !map.isIdentity()) {
+        why = "an epilogue reads or writes the accumulator tile through a "
+              "non-identity map";
+        return failure();
+      }
+      if (generic.isDpsInit(&operand) &&
+          chain.registerBuffers.contains(operand.get())) {
+        why = "an epilogue writes into the accumulator in place";
+        return failure();
+      }
+      for (AffineExpr expr : map.getResults())
+        if (!isa<AffineDimExpr, AffineConstantExpr>(expr)) {
+          why = "an epilogue operand is indexed by a non-trivial expression";
+          return failure();
+        }
+    }
+    chain.ops.push_back(generic);
+    chain.registerBuffers.insert(generic.getDpsInits()[0]);
+  }
+  // Block-local buffers of the chain must have no readers besides it.
+  for (Value buffer : chain.registerBuffers) {
+    if (!isBlockLocalAllocation(buffer))
+      continue;
+    for (Operation *user : buffer.getUsers())
+      if (user != gemm.getOperation() && user != chain.init.getOperation() &&
+          !isa<memref::DeallocOp>(user) &&
+          !llvm::is_contained(chain.ops, user)) {
+        why = llvm::formatv("the accumulator tile is also used by '{0}'",
+                            user->getName().getStringRef())
+                  .str();
+        return failure();
+      }
+  }
+  return chain;
+}
+
+/// Emits the kernel body in place of the contraction.
+class MmaSyncBuilder {
+public:
+  MmaSyncBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
+                 const MmaSyncOptions &options)
+      : b(rewriter), loc(gemm.getLoc()), gemm(gemm), opt(options),
+        threads(32 * options.warpsM * options.warpsN) {}
+
+  LogicalResult analyse(std::string &why);
+  scf::ForOp build();
+
+private:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value both(Value x, Value y) {
+    if (!x)
+      return y;
+    return arith::AndIOp::create(b, loc, x, y);
+  }
+
+  /// Indices into `buffer` (indexed through `map`) for loop values
+  /// `dims`; batch dimensions (size 1) get 0.
+  SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> dims);
+  void issueCopies(StagedOperand &operand, Value kTile, Value slot);
+  SmallVector<Value> loadFragments(StagedOperand &operand, Value slot,
+                                   int64_t kStep, bool isA);
+  SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bFrag,
+                         ArrayRef<Value> acc);
+  void emitEpilogue(ArrayRef<Value> acc);
+  /// Row and column of accumulator element `e` of fragment (mi, ni) in the
+  /// block tile.
+  std::pair<Value, Value> accumulatorPosition(int64_t mi, int64_t ni,
+                                              int64_t e);
+  Value inBounds(Value row, Value col);
+
+  RewriterBase &b;
+  Location loc;
+  linalg::LinalgOp gemm;
+  MmaSyncOptions opt;
+  int64_t threads;
+  gpu::LaunchOp launch;
+  unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
+  SmallVector<unsigned> batchDims;
+  StagedOperand lhs, rhs;
+  Value kSize;
+  Type elementType;
+  NVVM::MMATypes ptxType = NVVM::MMATypes::f16;
+  int64_t warpM = 0, warpN = 0, fragsM = 0, fragsN = 0;
+  EpilogueChain chain;
+  // Per-thread values, set while building.
+  Value tid, lane, warpRow, warpCol;
+};
+
+LogicalResult MmaSyncBuilder::analyse(std::string &why) {
+  auto fail = [&](const Twine &msg) {
+    why = msg.str();
+    return failure();
+  };
+  if (!gemm.hasPureBufferSemantics())
+    return fail("the GEMM must be bufferized first (it works on tensors)");
+  launch = gemm->getParentOfType<gpu::LaunchOp>();
+  if (!launch)
+    return fail("the GEMM is not inside a gpu.launch; map the block loop "
+                "with gpu.map_forall_to_blocks first");
+  if (gemm.getNumDpsInputs() != 2 || gemm.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(gemm))
+    return fail("the target is not a two-operand contraction");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(gemm);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return fail("the contraction must have exactly one M, N and K dimension");
+  mDim = dims->m[0];
+  nDim = dims->n[0];
+  kDim = dims->k[0];
+  batchDims.assign(dims->batch.begin(), dims->batch.end());
+  numLoops = gemm.getNumLoops();
+
+  Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
+  Value acc = gemm.getDpsInits()[0];
+  elementType = getElementTypeOrSelf(a.getType());
+  if (elementType != getElementTypeOrSelf(bv.getType()) ||
+      !(elementType.isF16() || elementType.isBF16()) ||
+      !getElementTypeOrSelf(acc.getType()).isF32())
+    return fail("mma.sync needs f16 or bf16 operands and an f32 "
+                "accumulator");
+  ptxType = elementType.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+
+  SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
+  for (unsigned batch : batchDims)
+    for (auto [operand, map] : llvm::zip(gemm->getOperands(), maps))
+      if (std::optional<unsigned> pos = resultPosition(map, batch))
+        if (cast<MemRefType>(operand.getType()).getDimSize(*pos) != 1)
+          return fail("batch dimensions must be tiled to 1 first");
+
+  auto describe = [&](StagedOperand &op, Value mem, AffineMap map,
+                      unsigned outer, int64_t tileRows) -> LogicalResult {
+    op.map = map;
+    op.outerDim = outer;
+    op.kDim = kDim;
+    std::optional<unsigned> outerPos = resultPosition(map, outer);
+    std::optional<unsigned> kPos = resultPosition(map, kDim);
+    if (!outerPos || !kPos)
+      return fail("operand indexing maps must be permutations");
+    auto type = cast<MemRefType>(mem.getType());
+    op.kContiguous = *kPos == type.getRank() - 1;
+    if (!op.kContiguous && *outerPos != type.getRank() - 1)
+      return fail("an operand's innermost dimension is neither K nor M/N");
+    FailureOr<int64_t> bound = upperBound(mem, *outerPos);
+    if (failed(bound))
+      return fail("cannot bound the block tile's extent statically");
+    // A tile smaller than the warps' fragments (a problem edge) is padded:
+    // the copies zero-fill and the stores mask the extra rows.
+    op.outerTile = llvm::alignTo(*bound, tileRows);
+    // 16-byte copies need the contiguous rows of the whole tensor aligned.
+    auto rootType = dyn_cast<MemRefType>(rootBuffer(mem).getType());
+    if (!rootType || rootType.isDynamicDim(rootType.getRank() - 1) ||
+        rootType.getDimSize(rootType.getRank() - 1) % kChunk)
+      return fail(llvm::formatv("the contiguous dimension of an operand ({0}) "
+                                "is not a multiple of {1} elements; 16-byte "
+                                "cp.async copies need aligned rows",
+                                rootType && !rootType.isDynamicDim(
+                                                rootType.getRank() - 1)
+                                    ? rootType.getDimSize(
+                                          rootType.getRank() - 1)
+                                    : ShapedType::kDynamic,
+                                kChunk)
+                          .str());
+    op.rows = op.kContiguous ? op.outerTile : opt.blockK;
+    op.cols = op.kContiguous ? opt.blockK : op.outerTile;
+    if (op.cols % kChunk || (op.rows * op.cols / kChunk) % threads)
+      return fail(llvm::formatv("a {0}x{1} shared tile does not split into "
+                                "16-byte copies evenly over {2} threads",
+                                op.rows, op.cols, threads)
+                      .str());
+    op.mem = mem;
+    return success();
+  };
+  if (failed(describe(lhs, a, maps[0], mDim, 16 * opt.warpsM)) ||
+      failed(describe(rhs, bv, maps[1], nDim, 16 * opt.warpsN)))
+    return failure();
+  warpM = lhs.outerTile / opt.warpsM;
+  warpN = rhs.outerTile / opt.warpsN;
+  fragsM = warpM / 16;
+  fragsN = warpN / 8;
+  if (fragsM * fragsN > 64)
+    return fail(llvm::formatv("a {0}x{1} warp tile needs {2} accumulator "
+                              "registers per thread (at most 256)",
+                              warpM, warpN, fragsM * fragsN * 4)
+                    .str());
+
+  std::optional<unsigned> accM = resultPosition(maps[2], mDim);
+  std::optional<unsigned> accN = resultPosition(maps[2], nDim);
+  if (!accM || !accN)
+    return fail("the accumulator's indexing map must hold M and N");
+
+  // The launch must not already run threads for other code.
+  for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                     launch.getBlockSizeZ()}) {
+    std::optional<int64_t> v = getConstantIntValue(size);
+    if (!v || *v != 1)
+      return fail("the enclosing gpu.launch already has threads; apply this "
+                  "before mapping anything to threads");
+  }
+  if (launch.getDynamicSharedMemorySize())
+    return fail("the enclosing gpu.launch already uses dynamic shared "
+                "memory");
+  FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
+  if (failed(epilogue))
+    return failure();
+  chain = std::move(*epilogue);
+  return success();
+}
+
+SmallVector<Value> MmaSyncBuilder::indicesFor(AffineMap map,
+                                              ArrayRef<Value> dims) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(expr))
+      indices.push_back(dims[d.getPosition()] ? dims[d.getPosition()] : c(0));
+    else
+      indices.push_back(c(cast<AffineConstantExpr>(expr).getValue()));
+  }
+  return indices;
+}
+
+void MmaSyncBuilder::issueCopies(StagedOperand &op, Value kTile, Value slot) {
+  int64_t chunksPerRow = op.cols / kChunk;
+  Value kBase = mul(kTile, c(opt.blockK));
+  for (int64_t i = 0, e = op.chunksPerThread(threads); i < e; ++i) {
+    Value chunk = add(tid, c(i * threads));
+    Value row = div(chunk, chunksPerRow);
+    Value col = mul(rem(chunk, chunksPerRow), c(kChunk));
+    Value outer = op.kContiguous ? row : col;
+    Value k = add(kBase, op.kContiguous ? col : row);
+    Value valid = both(lt(outer, op.outerSize), lt(k, kSize));
+    Value zero = c(0);
+    Value srcElements = arith::SelectOp::create(b, loc, valid, c(kChunk), zero);
+    SmallVector<Value> dims(numLoops);
+    dims[op.outerDim] = arith::SelectOp::create(b, loc, valid, outer, zero);
+    dims[op.kDim] = arith::SelectOp::create(b, loc, valid, k, zero);
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.smem,
+        ValueRange{slot, row, col}, op.mem, indicesFor(op.map, dims),
+        b.getIndexAttr(kChunk), srcElements, b.getUnitAttr());
+  }
+}
+
+/// Fragments of one k16 step: for A, fragsM groups of four registers; for
+/// B, fragsN groups of two. Each ldmatrix.x4 reads four 8x8 matrices; lane
+/// l addresses row l % 8 of matrix l / 8.
+SmallVector<Value> MmaSyncBuilder::loadFragments(StagedOperand &op, Value slot,
+                                                 int64_t kStep, bool isA) {
+  Value sub = rem(lane, 8), matrix = div(lane, 8);
+  // Matrix j of an A fragment covers rows (j % 2) * 8 and k (j / 2) * 8; of
+  // a pair of B fragments, k (j % 2) * 8 and columns (j / 2) * 8.
+  Value outerOff = mul(isA ? rem(matrix, 2) : div(matrix, 2), c(8));
+  Value kOff = mul(isA ? div(matrix, 2) : rem(matrix, 2), c(8));
+  Value warpBase = isA ? warpRow : warpCol;
+  int64_t groups = isA ? fragsM : fragsN / 2;
+  auto vecType = VectorType::get({4, 2}, elementType);
+  auto i32 = b.getI32Type();
+  SmallVector<Value> regs;
+  for (int64_t g = 0; g < groups; ++g) {
+    Value outer = add(add(warpBase, c(g * 16)), outerOff);
+    Value k = add(c(kStep * 16), kOff);
+    Value r = op.kContiguous ? outer : k, col = op.kContiguous ? k : outer;
+    // Lanes address the 8 rows of their matrix in the leading dimension.
+    r = add(r, sub);
+    Value tile = nvgpu::LdMatrixOp::create(b, loc, vecType, op.smem,
+                                           ValueRange{slot, r, col},
+                                           /*transpose=*/!op.kContiguous,
+                                           /*numTiles=*/4);
+    for (int64_t j = 0; j < 4; ++j) {
+      Value pair = vector::ExtractOp::create(b, loc, tile, j);
+      // NVVM takes f16 pairs as vector<2xf16> and bf16 pairs as i32.
+      if (ptxType == NVVM::MMATypes::f16) {
+        regs.push_back(pair);
+        continue;
+      }
+      Value asInt = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, i32), pair);
+      regs.push_back(vector::ExtractOp::create(b, loc, asInt, 0));
+    }
+  }
+  return regs;
+}
+
+SmallVector<Value> MmaSyncBuilder::mma(ArrayRef<Value> a, ArrayRef<Value> bFrag,
+                                       ArrayRef<Value> acc) {
+  Type f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, f32));
+  std::array<NVVM::MMATypes, 2> types = {ptxType, ptxType};
+  std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                            NVVM::MMALayout::col};
+  Value result = NVVM::MmaOp::create(b, loc, resultType, a, bFrag, acc,
+                                     ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+                                     std::nullopt, types, layouts);
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+  return out;
+}
+
+std::pair<Value, Value> MmaSyncBuilder::accumulatorPosition(int64_t mi,
+                                                            int64_t ni,
+                                                            int64_t e) {
+  // Element e of an m16n8 f32 fragment: row lane / 4 (+8 for e >= 2),
+  // column 2 * (lane % 4) + e % 2.
+  Value row = add(warpRow, add(div(lane, 4), c(mi * 16 + (e / 2) * 8)));
+  Value col = add(warpCol, add(mul(rem(lane, 4), c(2)), c(ni * 8 + e % 2)));
+  return {row, col};
+}
+
+Value MmaSyncBuilder::inBounds(Value row, Value col) {
+  Value cond;
+  std::optional<int64_t> m = getConstantIntValue(lhs.outerSize);
+  std::optional<int64_t> n = getConstantIntValue(rhs.outerSize);
+  if (!m || *m != lhs.outerTile)
+    cond = both(cond, lt(row, lhs.outerSize));
+  if (!n || *n != rhs.outerTile)
+    cond = both(cond, lt(col, rhs.outerSize));
+  return cond;
+}
+
+void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  for (int64_t mi = 0; mi < fragsM; ++mi)
+    for (int64_t ni = 0; ni < fragsN; ++ni)
+      for (int64_t e = 0; e < 4; ++e) {
+        auto [row, col] = accumulatorPosition(mi, ni, e);
+        Value value = acc[(mi * fragsN + ni) * 4 + e];
+        OpBuilder::InsertionGuard guard(b);
+        if (Value cond = inBounds(row, col)) {
+          auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        }
+        SmallVector<Value> dims(numLoops);
+        dims[mDim] = row;
+        dims[nDim] = col;
+        // Tile coordinates of the accumulator, which every chain op shares
+        // (identity maps).
+        SmallVector<Value> tileIndices = indicesFor(accMap, dims);
+        DenseMap<Value, Value> registers;
+        registers[chain.accumulator] = value;
+        if (!isBlockLocalAllocation(chain.accumulator))
+          memref::StoreOp::create(b, loc, value, chain.accumulator,
+                                  tileIndices);
+        for (linalg::GenericOp op : chain.ops) {
+          IRMapping mapping;
+          Block *body = op.getBody();
+          for (OpOperand &operand : op->getOpOperands()) {
+            BlockArgument arg = body->getArgument(operand.getOperandNumber());
+            if (op.isDpsInput(&operand) && registers.count(operand.get())) {
+              mapping.map(arg, registers[operand.get()]);
+              continue;
+            }
+            if (op.isDpsInit(&operand) && arg.use_empty())
+              continue;
+            SmallVector<Value> indices;
+            for (AffineExpr expr :
+                 op.getMatchingIndexingMap(&operand).getResults()) {
+              if (auto d = dyn_cast<AffineDimExpr>(expr))
+                indices.push_back(tileIndices[d.getPosition()]);
+              else
+                indices.push_back(
+                    c(cast<AffineConstantExpr>(expr).getValue()));
+            }
+            mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(),
+                                                    indices));
+          }
+          for (Operation &inner : body->without_terminator())
+            b.clone(inner, mapping);
+          Value result = mapping.lookupOrDefault(
+              body->getTerminator()->getOperand(0));
+          Value out = op.getDpsInits()[0];
+          registers[out] = result;
+          if (!isBlockLocalAllocation(out))
+            memref::StoreOp::create(b, loc, result, out, tileIndices);
+        }
+      }
+}
+
+scf::ForOp MmaSyncBuilder::build() {
+  OpBuilder::InsertionGuard guard(b);
+  MLIRContext *ctx = b.getContext();
+
+  // Launch shape: the warps along x, and the staged ring in dynamic shared
+  // memory.
+  auto smemSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  auto tileBytes = [&](const StagedOperand &op) {
+    return opt.stages * op.rows * (op.cols + kPad) * elementBytes;
+  };
+  int64_t lhsBytes = tileBytes(lhs), totalBytes = lhsBytes + tileBytes(rhs);
+  b.setInsertionPoint(launch);
+  Value threadCount = arith::ConstantIndexOp::create(b, loc, threads);
+  Value sharedBytes = arith::ConstantIntOp::create(b, loc, totalBytes, 32);
+  b.modifyOpInPlace(launch, [&] {
+    launch.getBlockSizeXMutable().assign(threadCount);
+    launch.getDynamicSharedMemorySizeMutable().assign(sharedBytes);
+  });
+
+  b.setInsertionPoint(gemm);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = rem(tid, 32);
+  Value warp = div(tid, 32);
+  warpRow = mul(div(warp, opt.warpsN), c(warpM));
+  warpCol = mul(rem(warp, opt.warpsN), c(warpN));
+
+  auto dynamicSmem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      smemSpace));
+  auto view = [&](StagedOperand &op, int64_t offset) {
+    auto type = MemRefType::get({opt.stages, op.rows, op.cols + kPad},
+                                elementType, AffineMap(), smemSpace);
+    op.smem = memref::ViewOp::create(b, loc, type, dynamicSmem, c(offset),
+                                     ValueRange{});
+  };
+  view(lhs, 0);
+  view(rhs, lhsBytes);
+
+  // Unit innermost stride is what the launch plan's row-major buffers have;
+  // the cast states it so cp.async may use the tile.
+  auto unitInnerStride = [&](StagedOperand &op, unsigned outerPos) {
+    auto type = cast<MemRefType>(op.mem.getType());
+    SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+    strides.back() = 1;
+    auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
+    auto castType = MemRefType::get(type.getShape(), type.getElementType(),
+                                    layout, type.getMemorySpace());
+    op.outerSize = memref::DimOp::create(b, loc, op.mem, outerPos);
+    if (castType != type)
+      op.mem = memref::CastOp::create(b, loc, castType, op.mem);
+  };
+  unitInnerStride(lhs, *resultPosition(lhs.map, mDim));
+  unitInnerStride(rhs, *resultPosition(rhs.map, nDim));
+  kSize = memref::DimOp::create(b, loc, gemm.getDpsInputs()[0],
+                                *resultPosition(lhs.map, kDim));
+  Value kTiles = arith::CeilDivUIOp::create(b, loc, kSize, c(opt.blockK));
+
+  // Initial accumulators: the fill's value, or the buffer's contents.
+  SmallVector<Value> init;
+  Value fillValue = chain.init ? chain.init.getInputs()[0] : Value();
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  for (int64_t mi = 0; mi < fragsM; ++mi)
+    for (int64_t ni = 0; ni < fragsN; ++ni)
+      for (int64_t e = 0; e < 4; ++e) {
+        if (fillValue) {
+          init.push_back(fillValue);
+          continue;
+        }
+        auto [row, col] = accumulatorPosition(mi, ni, e);
+        Value cond = inBounds(row, col);
+        SmallVector<Value> dims(numLoops);
+        dims[mDim] = cond ? arith::SelectOp::create(b, loc, cond, row, c(0))
+                          : row;
+        dims[nDim] = cond ? arith::SelectOp::create(b, loc, cond, col, c(0))
+                          : col;
+        Value v = memref::LoadOp::create(b, loc, chain.accumulator,
+                                         indicesFor(accMap, dims));
+        if (cond)
+          v = arith::SelectOp::create(
+              b, loc, cond, v,
+              arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0)));
+        init.push_back(v);
+      }
+
+  // Prologue: the first stages - 1 K-tiles in flight.
+  for (int64_t s = 0; s + 1 < opt.stages; ++s) {
+    issueCopies(lhs, c(s), c(s));
+    issueCopies(rhs, c(s), c(s));
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1), init);
+  {
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    // K-tile kt has landed for this thread; the barrier makes it landed for
+    // all, and frees the slot computed last iteration for the next copy.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, opt.stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value next = add(kt, c(opt.stages - 1));
+    Value nextSlot = rem(next, opt.stages);
+    issueCopies(lhs, next, nextSlot);
+    issueCopies(rhs, next, nextSlot);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+
+    Value slot = rem(kt, opt.stages);
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    for (int64_t kStep = 0; kStep < opt.blockK / 16; ++kStep) {
+      SmallVector<Value> aRegs = loadFragments(lhs, slot, kStep, true);
+      SmallVector<Value> bRegs = loadFragments(rhs, slot, kStep, false);
+      for (int64_t mi = 0; mi < fragsM; ++mi)
+        for (int64_t ni = 0; ni < fragsN; ++ni) {
+          // B registers come in pairs of fragments per ldmatrix.x4:
+          // (b0, b1) of fragment 2g, then (b0, b1) of 2g + 1.
+          ArrayRef<Value> bFrag = ArrayRef<Value>(bRegs).slice(ni * 2, 2);
+          int64_t base = (mi * fragsN + ni) * 4;
+          SmallVector<Value> updated =
+              mma(ArrayRef<Value>(aRegs).slice(mi * 4, 4), bFrag,
+                  ArrayRef<Value>(acc).slice(base, 4));
+          for (int64_t e = 0; e < 4; ++e)
+            acc[base + e] = updated[e];
+        }
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  b.setInsertionPointAfter(loop);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  // The epilogue's other operands (bias, residual views) may be defined
+  // between the GEMM and the last consumer.
+  if (!chain.ops.empty())
+    b.setInsertionPoint(chain.ops.back());
+  emitEpilogue(SmallVector<Value>(loop.getResults()));
+
+  // The chain and the block-local buffers it ran through are gone.
+  SmallVector<Operation *> dead(chain.ops.rbegin(), chain.ops.rend());
+  dead.push_back(gemm);
+  if (chain.init)
+    dead.push_back(chain.init);
+  for (Operation *op : dead)
+    b.eraseOp(op);
+  for (Value buffer : chain.registerBuffers) {
+    if (!isBlockLocalAllocation(buffer))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        b.eraseOp(user);
+    if (buffer.use_empty())
+      b.eraseOp(buffer.getDefiningOp());
+  }
+  return loop;
+}
+
+} // namespace
+
+FailureOr<scf::ForOp> vibegemm::rewriteGemmAsMmaSync(
+    RewriterBase &rewriter, Operation *target, const MmaSyncOptions &options,
+    std::string &why) {
+  auto gemm = dyn_cast<linalg::LinalgOp>(target);
+  if (!gemm) {
+    why = "the target is not a linalg op";
+    return failure();
+  }
+  MmaSyncBuilder builder(rewriter, gemm, options);
+  if (failed(builder.analyse(why)))
+    return failure();
+  return builder.build();
+}

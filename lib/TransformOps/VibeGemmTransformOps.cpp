@@ -1,0 +1,94 @@
+//===- VibeGemmTransformOps.cpp - vibegemm's transform ops ----------------===//
+//
+// The transform dialect extension: op verification, effects and the
+// application of `transform.vibegemm.*` ops. The IR they build lives in
+// MmaSyncGemm.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
+#include "vibegemm/TransformOps/MmaSyncGemm.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+#define GET_OP_CLASSES
+#include "vibegemm/TransformOps/VibeGemmTransformOps.cpp.inc"
+
+LogicalResult transform::GemmToMmaSyncOp::verify() {
+  if (getWarps().size() != 2 || getWarps()[0] < 1 || getWarps()[1] < 1)
+    return emitOpError("warps must be two positive counts [wm, wn]");
+  if (getWarps()[0] * getWarps()[1] > 32)
+    return emitOpError("at most 32 warps (1024 threads) per block");
+  if (getBlockK() < 16 || getBlockK() % 16)
+    return emitOpError("block_k must be a positive multiple of 16");
+  if (getStages() < 2 || getStages() > 8)
+    return emitOpError("stages must be between 2 and 8");
+  return success();
+}
+
+void transform::GemmToMmaSyncOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  vibegemm::MmaSyncOptions options;
+  options.blockK = getBlockK();
+  options.warpsM = getWarps()[0];
+  options.warpsN = getWarps()[1];
+  options.stages = getStages();
+  std::string why;
+  FailureOr<scf::ForOp> loop =
+      vibegemm::rewriteGemmAsMmaSync(rewriter, target, options, why);
+  if (failed(loop)) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  results.push_back(*loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+namespace {
+class VibeGemmTransformExtension
+    : public transform::TransformDialectExtension<VibeGemmTransformExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(VibeGemmTransformExtension)
+
+  VibeGemmTransformExtension() {
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<gpu::GPUDialect>();
+    declareGeneratedDialect<LLVM::LLVMDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
+    declareGeneratedDialect<NVVM::NVVMDialect>();
+    declareGeneratedDialect<nvgpu::NVGPUDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "vibegemm/TransformOps/VibeGemmTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void mlir::vibegemm::registerTransformDialectExtension(
+    DialectRegistry &registry) {
+  registry.addExtensions<VibeGemmTransformExtension>();
+}
