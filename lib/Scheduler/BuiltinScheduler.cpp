@@ -133,6 +133,15 @@ void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
   while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
                             (pick.bn * t.blockK / 8) % threads))
     t.blockK *= 2;
+  // Too few blocks for the chip and a long K: split K until about two
+  // blocks per SM, keeping at least 1024 of K per split.
+  int64_t blocks = p.batch * llvm::divideCeil(p.m, pick.bm) *
+                   llvm::divideCeil(p.n, pick.bn);
+  if (p.batch == 1 && blocks < 66)
+    while (blocks * t.splitK * 2 <= 2 * 132 &&
+           p.k % (t.splitK * 2 * t.blockK) == 0 &&
+           p.k / (t.splitK * 2) >= 1024)
+      t.splitK *= 2;
 }
 
 } // namespace
@@ -556,6 +565,114 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "(!transform.any_op, !transform.any_op)\n",
         tiled, loop, op, lead, blockMap);
   };
+  if (t.splitK > 1) {
+    // Split-K: the partial GEMM is a batch-like op over [split, M, N]
+    // (tensor cores), the combining sum and the epilogue chain a SIMT
+    // kernel of 16x16 threads over 64x64 tiles.
+    os << llvm::formatv(
+        "  %split_init, %split_fill, %split_gemm, %split_combine = "
+        "transform.structured.split_reduction %root {{split_factor = {0}, "
+        "insert_split_dimension = 0} : (!transform.any_op) -> "
+        "(!transform.any_op, !transform.any_op, !transform.any_op, "
+        "!transform.any_op)\n"
+        "  transform.annotate %split_gemm \"vibegemm.split_k\" : "
+        "!transform.any_op\n"
+        "  %sg_tiled, %sg_forall = transform.structured.tile_using_forall "
+        "%split_gemm tile_sizes [1, %block_m, %block_n] (mapping = "
+        "[#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, "
+        "!transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, "
+        "!transform.any_op)\n"
+        "  %sf_fused, %sg_loop = transform.structured.fuse_into_containing_op "
+        "%split_fill into %sg_forall : (!transform.any_op, !transform.any_op) "
+        "-> (!transform.any_op, !transform.any_op)\n",
+        t.splitK);
+    // Producers of the combine kernel: epilogues (last first), the
+    // combining sum, the output's fill.
+    SmallVector<std::string> chainOps;
+    std::string chainAnchor = fused ? anchor : "split_combine";
+    for (const std::string &p : producers)
+      chainOps.push_back(p == "root" ? "split_combine" : p);
+    if (!fused && ops.hasInit)
+      chainOps.assign({"init"});
+    std::string sizes = chainAnchor == "split_combine" ? "0, 64, 64" : "64, 64";
+    std::string threadsSpec =
+        chainAnchor == "split_combine" ? "0, 16, 16" : "16, 16";
+    const char *twoResults =
+        "(!transform.any_op) -> (!transform.any_op, !transform.any_op)";
+    os << llvm::formatv(
+        "  %c_tiled, %c_forall = transform.structured.tile_using_forall %{0} "
+        "tile_sizes [{1}] (mapping = [#gpu.block<y>, #gpu.block<x>]) : {2}\n",
+        chainAnchor, sizes, twoResults);
+    std::string loop = "c_forall";
+    for (auto [i, p] : llvm::enumerate(chainOps)) {
+      std::string next = "c_loop" + std::to_string(i);
+      os << llvm::formatv(
+          "  %{0}_c, %{1} = transform.structured.fuse_into_containing_op %{0} "
+          "into %{2} : (!transform.any_op, !transform.any_op) -> "
+          "(!transform.any_op, !transform.any_op)\n",
+          p, next, loop);
+      loop = next;
+    }
+    os << llvm::formatv(
+        "  %t_tiled, %t_forall = transform.structured.tile_using_forall "
+        "%c_tiled num_threads [{0}] (mapping = [#gpu.thread<y>, "
+        "#gpu.thread<x>]) : {1}\n",
+        threadsSpec, twoResults);
+    loop = "t_forall";
+    for (auto [i, p] : llvm::enumerate(chainOps)) {
+      std::string next = "t_loop" + std::to_string(i);
+      os << llvm::formatv(
+          "  %{0}_t, %{1} = transform.structured.fuse_into_containing_op "
+          "%{0}_c into %{2} : (!transform.any_op, !transform.any_op) -> "
+          "(!transform.any_op, !transform.any_op)\n",
+          p, next, loop);
+      loop = next;
+    }
+    os << "  transform.apply_patterns to %func {\n"
+          "    transform.apply_patterns.canonicalization\n"
+          "  } : !transform.any_op\n"
+          "  transform.bufferization.eliminate_empty_tensors %func : "
+          "!transform.any_op\n"
+          "  %buffers = transform.bufferization.one_shot_bufferize %func "
+          "{memcpy_op = \"linalg.copy\"} : "
+       << anyOp << "\n"
+       << "  transform.apply_patterns to %buffers {\n"
+          "    transform.apply_patterns.canonicalization\n"
+          "  } {apply_cse} : !transform.any_op\n"
+          "  %gemm = transform.structured.match attributes{vibegemm.split_k} "
+          "in %buffers : "
+       << anyOp << "\n"
+       << "  %gemm_blocks = transform.get_parent_op %gemm {op_name = "
+          "\"scf.forall\"} : "
+       << anyOp << "\n"
+       << "  %gemm_launch = transform.gpu.map_forall_to_blocks %gemm_blocks "
+          "generate_gpu_launch : "
+       << anyOp << "\n"
+       << "  %gemm_mapped = transform.structured.match attributes"
+          "{vibegemm.split_k} in %gemm_launch : "
+       << anyOp << "\n";
+    os << llvm::formatv(
+        "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
+        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
+        t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+    os << llvm::formatv(
+        "  %combine_loops = transform.structured.match ops{{[\"scf.forall\"]} "
+        "attributes{{mapping = [#gpu.block<y>, #gpu.block<x>]} in %buffers : "
+        "{0}\n"
+        "  transform.foreach %combine_loops : !transform.any_op {{\n"
+        "  ^bb0(%block_loop: !transform.any_op):\n"
+        "    %launch = transform.gpu.map_forall_to_blocks %block_loop "
+        "generate_gpu_launch : {0}\n"
+        "    %mapped = transform.gpu.map_nested_forall_to_threads %launch "
+        "block_dims = [16, 16, 1] : {0}\n"
+        "  }\n"
+        "  transform.apply_patterns to %buffers {{\n"
+        "    transform.apply_patterns.canonicalization\n"
+        "  } {{apply_cse} : !transform.any_op\n"
+        "  transform.yield\n}\n",
+        anyOp);
+    return text;
+  }
   tileToBlocks(anchor, "b_tiled", "b_forall");
   std::string loop = "b_forall";
   for (auto [i, p] : llvm::enumerate(producers)) {

@@ -85,6 +85,16 @@ private:
 
   LogicalResult walk(func::FuncOp func) {
     for (Operation &op : func.getBody().getOps()) {
+      // A reshape of a whole row-major buffer (split-K views K as
+      // [split, K / split]) is the same buffer to a kernel taking pointers.
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op)) {
+        auto type = cast<MemRefType>(op.getResult(0).getType());
+        auto it = names.find(op.getOperand(0));
+        if (it != names.end() && type.getLayout().isIdentity()) {
+          names[op.getResult(0)] = it->second;
+          continue;
+        }
+      }
       // Side-effect-free host ops (constants, poison) launch nothing.
       if (isa<func::ReturnOp, memref::DeallocOp>(op) || isMemoryEffectFree(&op))
         continue;

@@ -192,6 +192,13 @@ private:
   Value lt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
+  /// A dimension's size: a constant when static, so masks fold away.
+  Value extent(Value buffer, int64_t dim) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.isDynamicDim(dim))
+      return c(type.getDimSize(dim));
+    return memref::DimOp::create(b, loc, buffer, dim);
+  }
   Value both(Value x, Value y) {
     if (!x)
       return y;
@@ -207,6 +214,10 @@ private:
   SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bFrag,
                          ArrayRef<Value> acc);
   void emitEpilogue(ArrayRef<Value> acc);
+  /// Runs the epilogue chain on one accumulator value at `tileIndices`;
+  /// returns each chain buffer with its value there.
+  SmallVector<std::pair<Value, Value>> evaluateChain(ArrayRef<Value> tileIndices,
+                                                     Value value);
   /// Row and column of accumulator element `e` of fragment (mi, ni) in the
   /// block tile.
   std::pair<Value, Value> accumulatorPosition(int64_t mi, int64_t ni,
@@ -367,13 +378,21 @@ SmallVector<Value> MmaSyncBuilder::indicesFor(AffineMap map,
 void MmaSyncBuilder::issueCopies(StagedOperand &op, Value kTile, Value slot) {
   int64_t chunksPerRow = op.cols / kChunk;
   Value kBase = mul(kTile, c(opt.blockK));
+  // Masks fold away where the shapes say they hold: a full tile's rows are
+  // all in bounds, and a K that block_k divides needs one test per K-tile.
+  std::optional<int64_t> outerSize = getConstantIntValue(op.outerSize);
+  bool fullTile = outerSize && *outerSize == op.outerTile;
+  std::optional<int64_t> kStatic = getConstantIntValue(kSize);
+  bool wholeKTiles = kStatic && *kStatic % opt.blockK == 0;
+  Value kTileValid = wholeKTiles ? lt(kBase, kSize) : Value();
   for (int64_t i = 0, e = op.chunksPerThread(threads); i < e; ++i) {
     Value chunk = add(tid, c(i * threads));
     Value row = div(chunk, chunksPerRow);
     Value col = mul(rem(chunk, chunksPerRow), c(kChunk));
     Value outer = op.kContiguous ? row : col;
     Value k = add(kBase, op.kContiguous ? col : row);
-    Value valid = both(lt(outer, op.outerSize), lt(k, kSize));
+    Value valid = fullTile ? Value() : lt(outer, op.outerSize);
+    valid = both(valid, wholeKTiles ? kTileValid : lt(k, kSize));
     Value zero = c(0);
     Value srcElements = arith::SelectOp::create(b, loc, valid, c(kChunk), zero);
     SmallVector<Value> dims(numLoops);
@@ -464,60 +483,113 @@ Value MmaSyncBuilder::inBounds(Value row, Value col) {
   return cond;
 }
 
+SmallVector<std::pair<Value, Value>>
+MmaSyncBuilder::evaluateChain(ArrayRef<Value> tileIndices, Value value) {
+  // Buffers in the order their values are produced; block-local ones stay
+  // in registers.
+  SmallVector<std::pair<Value, Value>> results;
+  DenseMap<Value, Value> registers;
+  registers[chain.accumulator] = value;
+  results.push_back({chain.accumulator, value});
+  for (linalg::GenericOp op : chain.ops) {
+    IRMapping mapping;
+    Block *body = op.getBody();
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = body->getArgument(operand.getOperandNumber());
+      if (op.isDpsInput(&operand) && registers.count(operand.get())) {
+        mapping.map(arg, registers[operand.get()]);
+        continue;
+      }
+      if (op.isDpsInit(&operand) && arg.use_empty())
+        continue;
+      SmallVector<Value> indices;
+      for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults())
+        indices.push_back(
+            isa<AffineDimExpr>(expr)
+                ? tileIndices[cast<AffineDimExpr>(expr).getPosition()]
+                : c(cast<AffineConstantExpr>(expr).getValue()));
+      mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
+    }
+    for (Operation &inner : body->without_terminator())
+      b.clone(inner, mapping);
+    Value result =
+        mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+    registers[op.getDpsInits()[0]] = result;
+    results.push_back({op.getDpsInits()[0], result});
+  }
+  return results;
+}
+
+/// A pair of adjacent columns can be stored as one 2-element vector when
+/// the buffer's rows are contiguous along N and every row starts aligned
+/// to the pair (an even row length).
+static bool canStorePairs(Value buffer, unsigned nPos) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (nPos != type.getRank() - 1)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return false;
+  auto root = dyn_cast<MemRefType>(rootBuffer(buffer).getType());
+  return root && !root.isDynamicDim(root.getRank() - 1) &&
+         root.getDimSize(root.getRank() - 1) % 2 == 0;
+}
+
 void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  unsigned nPos = *resultPosition(accMap, nDim);
+  // Elements (0, 1) and (2, 3) of a fragment are adjacent columns of one
+  // row: with no edge to mask they go out as one vector store per buffer.
   for (int64_t mi = 0; mi < fragsM; ++mi)
     for (int64_t ni = 0; ni < fragsN; ++ni)
-      for (int64_t e = 0; e < 4; ++e) {
-        auto [row, col] = accumulatorPosition(mi, ni, e);
-        Value value = acc[(mi * fragsN + ni) * 4 + e];
-        OpBuilder::InsertionGuard guard(b);
-        if (Value cond = inBounds(row, col)) {
-          auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
-          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        }
+      for (int64_t half = 0; half < 2; ++half) {
+        auto [row, col] = accumulatorPosition(mi, ni, 2 * half);
         SmallVector<Value> dims(numLoops);
         dims[mDim] = row;
         dims[nDim] = col;
-        // Tile coordinates of the accumulator, which every chain op shares
-        // (identity maps).
         SmallVector<Value> tileIndices = indicesFor(accMap, dims);
-        DenseMap<Value, Value> registers;
-        registers[chain.accumulator] = value;
-        if (!isBlockLocalAllocation(chain.accumulator))
-          memref::StoreOp::create(b, loc, value, chain.accumulator,
-                                  tileIndices);
-        for (linalg::GenericOp op : chain.ops) {
-          IRMapping mapping;
-          Block *body = op.getBody();
-          for (OpOperand &operand : op->getOpOperands()) {
-            BlockArgument arg = body->getArgument(operand.getOperandNumber());
-            if (op.isDpsInput(&operand) && registers.count(operand.get())) {
-              mapping.map(arg, registers[operand.get()]);
+        Value first = acc[(mi * fragsN + ni) * 4 + 2 * half];
+        Value second = acc[(mi * fragsN + ni) * 4 + 2 * half + 1];
+        if (!inBounds(row, add(col, c(1)))) {
+          SmallVector<Value> nextIndices(tileIndices);
+          nextIndices[nPos] = add(col, c(1));
+          auto lo = evaluateChain(tileIndices, first);
+          auto hi = evaluateChain(nextIndices, second);
+          for (auto [l, h] : llvm::zip(lo, hi)) {
+            Value buffer = l.first;
+            if (isBlockLocalAllocation(buffer))
               continue;
+            if (canStorePairs(buffer, nPos)) {
+              auto vecType = VectorType::get({2}, l.second.getType());
+              Value pair = vector::FromElementsOp::create(
+                  b, loc, vecType, ValueRange{l.second, h.second});
+              int64_t bytes = 2 * l.second.getType().getIntOrFloatBitWidth() / 8;
+              vector::StoreOp::create(b, loc, pair, buffer, tileIndices,
+                                      /*nontemporal=*/false, llvm::Align(bytes));
+            } else {
+              memref::StoreOp::create(b, loc, l.second, buffer, tileIndices);
+              memref::StoreOp::create(b, loc, h.second, buffer, nextIndices);
             }
-            if (op.isDpsInit(&operand) && arg.use_empty())
-              continue;
-            SmallVector<Value> indices;
-            for (AffineExpr expr :
-                 op.getMatchingIndexingMap(&operand).getResults()) {
-              if (auto d = dyn_cast<AffineDimExpr>(expr))
-                indices.push_back(tileIndices[d.getPosition()]);
-              else
-                indices.push_back(
-                    c(cast<AffineConstantExpr>(expr).getValue()));
-            }
-            mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(),
-                                                    indices));
           }
-          for (Operation &inner : body->without_terminator())
-            b.clone(inner, mapping);
-          Value result = mapping.lookupOrDefault(
-              body->getTerminator()->getOperand(0));
-          Value out = op.getDpsInits()[0];
-          registers[out] = result;
-          if (!isBlockLocalAllocation(out))
-            memref::StoreOp::create(b, loc, result, out, tileIndices);
+          continue;
+        }
+        // At a ragged edge each element is masked on its own.
+        for (int64_t e = 0; e < 2; ++e) {
+          auto [r, cl] = accumulatorPosition(mi, ni, 2 * half + e);
+          OpBuilder::InsertionGuard guard(b);
+          auto ifOp =
+              scf::IfOp::create(b, loc, inBounds(r, cl), /*withElse=*/false);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          SmallVector<Value> d(numLoops);
+          d[mDim] = r;
+          d[nDim] = cl;
+          SmallVector<Value> indices = indicesFor(accMap, d);
+          for (auto [buffer, value] :
+               evaluateChain(indices, e ? second : first))
+            if (!isBlockLocalAllocation(buffer))
+              memref::StoreOp::create(b, loc, value, buffer, indices);
         }
       }
 }
@@ -571,14 +643,13 @@ scf::ForOp MmaSyncBuilder::build() {
     auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
     auto castType = MemRefType::get(type.getShape(), type.getElementType(),
                                     layout, type.getMemorySpace());
-    op.outerSize = memref::DimOp::create(b, loc, op.mem, outerPos);
+    op.outerSize = extent(op.mem, outerPos);
     if (castType != type)
       op.mem = memref::CastOp::create(b, loc, castType, op.mem);
   };
   unitInnerStride(lhs, *resultPosition(lhs.map, mDim));
   unitInnerStride(rhs, *resultPosition(rhs.map, nDim));
-  kSize = memref::DimOp::create(b, loc, gemm.getDpsInputs()[0],
-                                *resultPosition(lhs.map, kDim));
+  kSize = extent(gemm.getDpsInputs()[0], *resultPosition(lhs.map, kDim));
   Value kTiles = arith::CeilDivUIOp::create(b, loc, kSize, c(opt.blockK));
 
   // Initial accumulators: the fill's value, or the buffer's contents.

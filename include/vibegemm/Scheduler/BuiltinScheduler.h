@@ -43,6 +43,10 @@ struct SimtTiling {
   /// for the CPU check, which cannot run mma.sync.
   bool tensorCore = false;
   int64_t warpsM = 2, warpsN = 2, stages = 4;
+  /// Split-K factor of the tensor-core path (1: none). Partial products go
+  /// to an [splitK, M, N] f32 buffer that a second kernel sums in a fixed
+  /// order (deterministic) before the epilogue.
+  int64_t splitK = 1;
   /// The SIMT tiling the CPU check uses when `tensorCore` is set.
   std::shared_ptr<SimtTiling> simtFallback;
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Tensor-core tile sweep through the product's own LLM loop.
+
+Runs on the GPU machine (repo root, after ``source tools/gpu/env.sh``).  For
+each problem it takes the built-in schedule, writes one variant per
+configuration (block tile, warps, block_k, stages of
+``transform.vibegemm.gemm_to_mma_sync``) as a scripted reply of the fake LLM
+server, and lets ``vibegemm-opt --llm-schedule ... measure=on`` verify and
+time every candidate on the GPU beside cuBLAS.  Prints one line per
+candidate and copies each report.json to OUTDIR.
+
+    tools/gpu/tc-sweep.py OUTDIR PROBLEM [PROBLEM...]
+
+PROBLEM is a benchmark problem name (python/bench/problems.py), e.g.
+l1_square_bf16.  Configurations: CONFIGS below, or TC_CONFIGS="bm,bn,wm,wn,bk,st;...".
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "bench"))
+import problems  # noqa: E402
+
+OPT = "build/bin/vibegemm-opt"
+CONFIGS = [
+    (128, 128, 2, 2, 32, 4),
+    (128, 128, 2, 2, 64, 3),
+    (128, 256, 2, 4, 32, 4),
+    (256, 128, 4, 2, 32, 4),
+    (128, 256, 2, 4, 64, 3),
+    (128, 128, 2, 2, 32, 3),
+    (128, 128, 2, 4, 32, 4),
+]
+
+
+def builtin_sequence(src):
+    out = subprocess.run([OPT, "--vibegemm-form-dispatches", "--vibegemm-builtin-schedule", src],
+                         check=True, capture_output=True, text=True).stdout
+    start = out.index("transform.named_sequence @")
+    end = out.index("transform.yield", start)
+    end = out.index("}", end) + 1
+    return out[start:end]
+
+
+def variant(seq, cfg):
+    bm, bn, wm, wn, bk, st = cfg
+    seq = re.sub(r'knob<"block_m"> = \d+', f'knob<"block_m"> = {bm}', seq)
+    seq = re.sub(r'knob<"block_n"> = \d+', f'knob<"block_n"> = {bn}', seq)
+    return re.sub(r"(gemm_to_mma_sync %\w+) \{[^}]*\}",
+                  rf"\1 {{block_k = {bk} : i64, stages = {st} : i64, warps = array<i64: {wm}, {wn}>}}",
+                  seq)
+
+
+def main():
+    dest, names = sys.argv[1], sys.argv[2:]
+    os.makedirs(dest, exist_ok=True)
+    configs = CONFIGS
+    if os.environ.get("TC_CONFIGS"):
+        configs = [tuple(int(v) for v in c.split(",")) for c in os.environ["TC_CONFIGS"].split(";")]
+    by_name = {p.name: p for p in problems.suite()}
+    for name in names:
+        p = by_name[name]
+        work = f"/tmp/sweep/{name}"
+        os.makedirs(work, exist_ok=True)
+        src = os.path.join(work, "input.mlir")
+        with open(src, "w") as f:
+            f.write(problems.mlir(p))
+        seq = builtin_sequence(src)
+        responses = []
+        for i, cfg in enumerate(configs):
+            with open(os.path.join(work, f"reply{i}.txt"), "w") as f:
+                f.write(f"Variant {cfg}.\n\n```mlir\n{variant(seq, cfg)}\n```\n")
+            responses.append({"content_file": f"reply{i}.txt"})
+        with open(os.path.join(work, "scenario.json"), "w") as f:
+            json.dump({"responses": responses}, f)
+        art = os.path.join(work, "artifacts")
+        cmd = ["python3", "python/fake_llm_server.py", "--script", os.path.join(work, "scenario.json"), "--",
+               OPT, src, f"--llm-schedule=endpoint={{endpoint}} rounds=1 candidates={len(configs)} "
+               f"cache-dir=off measure={os.environ.get('TC_MEASURE', 'on')} artifacts-dir={art}", "-o", os.path.join(work, "out.mlir")]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            print(f"{name}: llm-schedule failed: {r.stderr[-2000:]}")
+            continue
+        report = json.load(open(os.path.join(art, "report.json")))
+        with open(os.path.join(dest, f"{name}.report.json"), "w") as f:
+            json.dump(report, f, indent=1)
+        for d in report["dispatches"]:
+            for c in d["candidates"]:
+                m = c.get("measurement", {})
+                cub = m.get("cublas", {}).get("time_ms")
+                cfg = "builtin" if c["index"] == 0 else configs[c["index"] - 1]
+                print(f"{name} {d['name']} cand {c['index']} {cfg}: {c['status']} "
+                      f"{c.get('time_ms') or c.get('estimated_ms') or 0:.4f} ms ({c.get('timing')}) regs {c.get('registers')} "
+                      f"smem {c.get('shared_bytes')} cuBLAS {cub} {c.get('diagnostic', '')[:200]}")
+
+
+if __name__ == "__main__":
+    main()
