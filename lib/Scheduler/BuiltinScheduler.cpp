@@ -90,31 +90,35 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 }
 
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
-/// operands accumulating in f32, no softmax consumer, and operand rows that
-/// 16-byte copies can read (contiguous extent a multiple of 8). The block
+/// operands accumulating in f32 and no softmax consumer. (Operands whose
+/// rows 16-byte copies cannot read are loaded through registers.) The block
 /// tile is the largest that still gives about one wave of blocks.
 void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
   bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
                     (p.lhsType.isBF16() && p.rhsType.isBF16());
   if (!halfInputs || !p.accType.isF32() || p.hasSoftmax)
     return;
-  int64_t lhsContiguous = p.transposeA ? p.m : p.k;
-  int64_t rhsContiguous = p.transposeB ? p.k : p.n;
-  if (lhsContiguous % 8 || rhsContiguous % 8)
-    return;
   struct Shape {
     int64_t bm, bn, wm, wn;
   };
-  // 128x128 with four 64x64 warp tiles is the workhorse; smaller tiles fill
+  // 128x256 with eight 64x64 warp tiles measured fastest on the H200's
+  // large shapes (docs/measurements/h200-2026-12-02-tc2); smaller tiles fill
   // the 132 SMs on smaller problems, and 16- or 32-row tiles serve decode.
-  const Shape shapes[] = {{128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
-  Shape pick = shapes[2];
+  const Shape shapes[] = {
+      {128, 256, 2, 4}, {128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
+  Shape pick = shapes[3];
   for (const Shape &s : shapes)
     if (p.batch * llvm::divideCeil(p.m, s.bm) * llvm::divideCeil(p.n, s.bn) >=
         132) {
       pick = s;
       break;
     }
+  // Operands that need register loads (rows not 16-byte aligned) hold a
+  // K-tile in registers too: the smaller tile keeps them from spilling.
+  bool aligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
+                 (p.transposeB ? p.k : p.n) % 8 == 0;
+  if (!aligned && pick.bn == 256)
+    pick = {128, 128, 2, 4};
   if (p.m <= 16)
     pick = {16, 64, 1, 4};
   else if (p.m <= 32)
@@ -130,6 +134,11 @@ void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
   // Copies move 8 elements per thread and must split evenly over the block.
   int64_t threads = 32 * pick.wm * pick.wn;
   t.blockK = 32;
+  if (pick.bn == 256) {
+    // Half the barriers per K; three stages keep it within shared memory.
+    t.blockK = 64;
+    t.stages = 3;
+  }
   while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
                             (pick.bn * t.blockK / 8) % threads))
     t.blockK *= 2;

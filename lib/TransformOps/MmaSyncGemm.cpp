@@ -10,6 +10,7 @@
 
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,6 +46,7 @@ struct StagedOperand {
   Value outerSize;   // the extent at run time
   int64_t rows = 0, cols = 0; // shared tile in memory order, unpadded
   Value smem;        // memref<stages x rows x (cols + pad) x T, workgroup>
+  bool aligned = true; // rows allow 16-byte cp.async (else register loads)
 
   int64_t chunksPerThread(int64_t threads) const {
     return rows * cols / kChunk / threads;
@@ -64,17 +66,38 @@ bool isBlockLocalAllocation(Value buffer) {
   return def && isa<memref::AllocOp, memref::AllocaOp>(def);
 }
 
-/// Follows subviews and casts back to the buffer a tile views.
-Value rootBuffer(Value v) {
+/// True when an index is provably a multiple of `divisor`: a constant, or
+/// an affine.apply whose expression has that divisor (block offsets such as
+/// `d0 * 128`).
+bool isMultipleOf(OpFoldResult index, int64_t divisor) {
+  if (std::optional<int64_t> v = getConstantIntValue(index))
+    return *v % divisor == 0;
+  auto apply = cast<Value>(index).getDefiningOp<affine::AffineApplyOp>();
+  return apply &&
+         apply.getAffineMap().getResult(0).getLargestKnownDivisor() %
+                 divisor ==
+             0;
+}
+
+/// True when every row of `view` starts `divisor`-element aligned relative
+/// to its allocation: the allocation's rows are, and every subview offset
+/// along the innermost dimension keeps them so.
+bool rowsAligned(Value view, int64_t divisor) {
+  Value v = view;
   while (Operation *def = v.getDefiningOp()) {
-    if (auto sub = dyn_cast<memref::SubViewOp>(def))
+    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
+      if (!isMultipleOf(sub.getMixedOffsets().back(), divisor))
+        return false;
       v = sub.getSource();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
+    } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
       v = cast.getSource();
-    else
+    } else {
       break;
+    }
   }
-  return v;
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && !type.isDynamicDim(type.getRank() - 1) &&
+         type.getDimSize(type.getRank() - 1) % divisor == 0;
 }
 
 /// Static upper bound of dimension `dim` of `buffer`.
@@ -208,7 +231,20 @@ private:
   /// Indices into `buffer` (indexed through `map`) for loop values
   /// `dims`; batch dimensions (size 1) get 0.
   SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> dims);
+  /// One 8-element chunk of a K-tile copy: its place in the shared tile
+  /// and its outer and K coordinates.
+  struct Chunk {
+    Value row, col, outer, k;
+  };
+  Chunk chunkAt(StagedOperand &op, Value kBase, int64_t i);
+  /// cp.async copies of K-tile `kTile` into ring slot `slot` (aligned
+  /// operands only).
   void issueCopies(StagedOperand &operand, Value kTile, Value slot);
+  /// Misaligned operands: element loads of K-tile `kTile` into registers,
+  /// then vector stores into shared memory once the slot is free.
+  SmallVector<Value> loadUnaligned(StagedOperand &op, Value kTile);
+  void storeUnaligned(StagedOperand &op, Value kTile, Value slot,
+                      ArrayRef<Value> chunks);
   SmallVector<Value> loadFragments(StagedOperand &operand, Value slot,
                                    int64_t kStep, bool isA);
   SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bFrag,
@@ -303,20 +339,14 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     // A tile smaller than the warps' fragments (a problem edge) is padded:
     // the copies zero-fill and the stores mask the extra rows.
     op.outerTile = llvm::alignTo(*bound, tileRows);
-    // 16-byte copies need the contiguous rows of the whole tensor aligned.
-    auto rootType = dyn_cast<MemRefType>(rootBuffer(mem).getType());
-    if (!rootType || rootType.isDynamicDim(rootType.getRank() - 1) ||
-        rootType.getDimSize(rootType.getRank() - 1) % kChunk)
-      return fail(llvm::formatv("the contiguous dimension of an operand ({0}) "
-                                "is not a multiple of {1} elements; 16-byte "
-                                "cp.async copies need aligned rows",
-                                rootType && !rootType.isDynamicDim(
-                                                rootType.getRank() - 1)
-                                    ? rootType.getDimSize(
-                                          rootType.getRank() - 1)
-                                    : ShapedType::kDynamic,
-                                kChunk)
-                          .str());
+    // 16-byte copies need the contiguous rows of the whole tensor aligned;
+    // other operands are loaded element by element into registers.
+    // Along K a chunk must also end inside the view: a partial chunk would
+    // add products from beyond it.
+    auto memType = cast<MemRefType>(mem.getType());
+    op.aligned = rowsAligned(mem, kChunk) &&
+                 (!op.kContiguous || (!memType.isDynamicDim(*kPos) &&
+                                      memType.getDimSize(*kPos) % kChunk == 0));
     op.rows = op.kContiguous ? op.outerTile : opt.blockK;
     op.cols = op.kContiguous ? opt.blockK : op.outerTile;
     if (op.cols % kChunk || (op.rows * op.cols / kChunk) % threads)
@@ -338,6 +368,17 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     return fail(llvm::formatv("a {0}x{1} warp tile needs {2} accumulator "
                               "registers per thread (at most 256)",
                               warpM, warpN, fragsM * fragsN * 4)
+                    .str());
+
+  constexpr int64_t kMaxSharedBytes = 227 * 1024; // sm_80 and sm_90
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  int64_t sharedBytes = opt.stages * elementBytes *
+                        (lhs.rows * (lhs.cols + kPad) +
+                         rhs.rows * (rhs.cols + kPad));
+  if (sharedBytes > kMaxSharedBytes)
+    return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
+                              "memory (at most {2})",
+                              opt.stages, sharedBytes, kMaxSharedBytes)
                     .str());
 
   std::optional<unsigned> accM = resultPosition(maps[2], mDim);
@@ -375,8 +416,21 @@ SmallVector<Value> MmaSyncBuilder::indicesFor(AffineMap map,
   return indices;
 }
 
-void MmaSyncBuilder::issueCopies(StagedOperand &op, Value kTile, Value slot) {
+MmaSyncBuilder::Chunk MmaSyncBuilder::chunkAt(StagedOperand &op, Value kBase,
+                                             int64_t i) {
   int64_t chunksPerRow = op.cols / kChunk;
+  Chunk chunk;
+  Value index = add(tid, c(i * threads));
+  chunk.row = div(index, chunksPerRow);
+  chunk.col = mul(rem(index, chunksPerRow), c(kChunk));
+  chunk.outer = op.kContiguous ? chunk.row : chunk.col;
+  chunk.k = add(kBase, op.kContiguous ? chunk.col : chunk.row);
+  return chunk;
+}
+
+void MmaSyncBuilder::issueCopies(StagedOperand &op, Value kTile, Value slot) {
+  if (!op.aligned)
+    return;
   Value kBase = mul(kTile, c(opt.blockK));
   // Masks fold away where the shapes say they hold: a full tile's rows are
   // all in bounds, and a K that block_k divides needs one test per K-tile.
@@ -386,22 +440,57 @@ void MmaSyncBuilder::issueCopies(StagedOperand &op, Value kTile, Value slot) {
   bool wholeKTiles = kStatic && *kStatic % opt.blockK == 0;
   Value kTileValid = wholeKTiles ? lt(kBase, kSize) : Value();
   for (int64_t i = 0, e = op.chunksPerThread(threads); i < e; ++i) {
-    Value chunk = add(tid, c(i * threads));
-    Value row = div(chunk, chunksPerRow);
-    Value col = mul(rem(chunk, chunksPerRow), c(kChunk));
-    Value outer = op.kContiguous ? row : col;
-    Value k = add(kBase, op.kContiguous ? col : row);
-    Value valid = fullTile ? Value() : lt(outer, op.outerSize);
-    valid = both(valid, wholeKTiles ? kTileValid : lt(k, kSize));
+    Chunk chunk = chunkAt(op, kBase, i);
+    Value valid = fullTile ? Value() : lt(chunk.outer, op.outerSize);
+    valid = both(valid, wholeKTiles ? kTileValid : lt(chunk.k, kSize));
     Value zero = c(0);
     Value srcElements = arith::SelectOp::create(b, loc, valid, c(kChunk), zero);
     SmallVector<Value> dims(numLoops);
-    dims[op.outerDim] = arith::SelectOp::create(b, loc, valid, outer, zero);
-    dims[op.kDim] = arith::SelectOp::create(b, loc, valid, k, zero);
+    dims[op.outerDim] = arith::SelectOp::create(b, loc, valid, chunk.outer, zero);
+    dims[op.kDim] = arith::SelectOp::create(b, loc, valid, chunk.k, zero);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.smem,
-        ValueRange{slot, row, col}, op.mem, indicesFor(op.map, dims),
-        b.getIndexAttr(kChunk), srcElements, b.getUnitAttr());
+        ValueRange{slot, chunk.row, chunk.col}, op.mem,
+        indicesFor(op.map, dims), b.getIndexAttr(kChunk), srcElements,
+        b.getUnitAttr());
+  }
+}
+
+SmallVector<Value> MmaSyncBuilder::loadUnaligned(StagedOperand &op,
+                                                 Value kTile) {
+  SmallVector<Value> chunks;
+  if (op.aligned)
+    return chunks;
+  Value kBase = mul(kTile, c(opt.blockK));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+  for (int64_t i = 0, e = op.chunksPerThread(threads); i < e; ++i) {
+    Chunk chunk = chunkAt(op, kBase, i);
+    SmallVector<Value> elements;
+    for (int64_t j = 0; j < kChunk; ++j) {
+      // The chunk runs along the contiguous dimension: K or the outer one.
+      Value outer = op.kContiguous ? chunk.outer : add(chunk.outer, c(j));
+      Value k = op.kContiguous ? add(chunk.k, c(j)) : chunk.k;
+      Value valid = both(lt(outer, op.outerSize), lt(k, kSize));
+      SmallVector<Value> dims(numLoops);
+      dims[op.outerDim] = arith::SelectOp::create(b, loc, valid, outer, c(0));
+      dims[op.kDim] = arith::SelectOp::create(b, loc, valid, k, c(0));
+      Value v = memref::LoadOp::create(b, loc, op.mem, indicesFor(op.map, dims));
+      elements.push_back(arith::SelectOp::create(b, loc, valid, v, zero));
+    }
+    chunks.push_back(vector::FromElementsOp::create(
+        b, loc, VectorType::get({kChunk}, elementType), elements));
+  }
+  return chunks;
+}
+
+void MmaSyncBuilder::storeUnaligned(StagedOperand &op, Value kTile, Value slot,
+                                    ArrayRef<Value> chunks) {
+  Value kBase = mul(kTile, c(opt.blockK));
+  for (auto [i, value] : llvm::enumerate(chunks)) {
+    Chunk chunk = chunkAt(op, kBase, i);
+    vector::StoreOp::create(b, loc, value, op.smem,
+                            ValueRange{slot, chunk.row, chunk.col},
+                            /*nontemporal=*/false, llvm::Align(16));
   }
 }
 
@@ -532,9 +621,7 @@ static bool canStorePairs(Value buffer, unsigned nPos) {
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1)
     return false;
-  auto root = dyn_cast<MemRefType>(rootBuffer(buffer).getType());
-  return root && !root.isDynamicDim(root.getRank() - 1) &&
-         root.getDimSize(root.getRank() - 1) % 2 == 0;
+  return rowsAligned(buffer, 2);
 }
 
 void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
@@ -683,6 +770,8 @@ scf::ForOp MmaSyncBuilder::build() {
   for (int64_t s = 0; s + 1 < opt.stages; ++s) {
     issueCopies(lhs, c(s), c(s));
     issueCopies(rhs, c(s), c(s));
+    storeUnaligned(lhs, c(s), c(s), loadUnaligned(lhs, c(s)));
+    storeUnaligned(rhs, c(s), c(s), loadUnaligned(rhs, c(s)));
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -699,6 +788,10 @@ scf::ForOp MmaSyncBuilder::build() {
     Value nextSlot = rem(next, opt.stages);
     issueCopies(lhs, next, nextSlot);
     issueCopies(rhs, next, nextSlot);
+    // Register loads of misaligned operands are in flight during the MMAs
+    // and land in their slot afterwards; the next barrier publishes them.
+    SmallVector<Value> lhsChunks = loadUnaligned(lhs, next);
+    SmallVector<Value> rhsChunks = loadUnaligned(rhs, next);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
     Value slot = rem(kt, opt.stages);
@@ -719,6 +812,8 @@ scf::ForOp MmaSyncBuilder::build() {
             acc[base + e] = updated[e];
         }
     }
+    storeUnaligned(lhs, next, nextSlot, lhsChunks);
+    storeUnaligned(rhs, next, nextSlot, rhsChunks);
     scf::YieldOp::create(b, loc, acc);
   }
   b.setInsertionPointAfter(loop);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
@@ -22,6 +23,13 @@ class ApplySchedulesPass
           ApplySchedulesPass> {
 public:
   using Base::Base;
+
+  // Scripts may use vibegemm's transform ops; a host that loaded only the
+  // pass plugin learns them here.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    vibegemm::registerTransformDialectExtension(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

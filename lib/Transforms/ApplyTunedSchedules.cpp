@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Scheduler/LLMPrompts.h"
 #include "vibegemm/Scheduler/ScriptCheck.h"
@@ -36,6 +37,13 @@ class ApplyTunedSchedulesPass
           ApplyTunedSchedulesPass> {
 public:
   using Base::Base;
+
+  // Scripts may use vibegemm's transform ops; a host that loaded only the
+  // pass plugin learns them here.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    vibegemm::registerTransformDialectExtension(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
 #include "vibegemm/Transforms/Passes.h"
@@ -24,6 +25,13 @@ class BuiltinSchedulePass
           BuiltinSchedulePass> {
 public:
   using Base::Base;
+
+  // Scripts may use vibegemm's transform ops; a host that loaded only the
+  // pass plugin learns them here.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    vibegemm::registerTransformDialectExtension(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/LLM/ChatClient.h"
 #include "vibegemm/LLM/ResponseCache.h"
@@ -247,6 +248,13 @@ class LLMSchedulePass
     : public vibegemm::impl::LLMSchedulePassBase<LLMSchedulePass> {
 public:
   using Base::Base;
+
+  // Scripts may use vibegemm's transform ops; a host that loaded only the
+  // pass plugin learns them here.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    vibegemm::registerTransformDialectExtension(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

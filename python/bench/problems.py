@@ -121,7 +121,20 @@ def suite():
              trans_b=True, epilogue="scale_residual",
              source="40_Matmul_Scaling_ResidualAdd (residual as an input)"),
     ]
-    return [Problem(dtype=dt, **s) for s in shapes for dt in DTYPES]
+    # Issue 5's anchor shapes beyond KernelBench (level 0: reported apart,
+    # bf16 only, as ../shared/anchors measures them).
+    anchors = [
+        dict(base="a_cube_8192", level=0, m=8192, n=8192, k=8192,
+             source="anchor: large square"),
+        dict(base="a_decode", level=0, m=16, n=11008, k=4096, trans_b=True,
+             source="anchor: skinny M (decode), nn.Linear weight"),
+        dict(base="a_huge_k", level=0, m=128, n=128, k=65536,
+             source="anchor: huge K"),
+        dict(base="a_tiny_k", level=0, m=4096, n=4096, k=256,
+             source="anchor: tiny K"),
+    ]
+    return ([Problem(dtype=dt, **s) for s in shapes for dt in DTYPES] +
+            [Problem(dtype="bf16", **s) for s in anchors])
 
 
 def scaled(p, div):

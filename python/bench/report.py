@@ -114,7 +114,7 @@ def table_md(results):
             "over the problems where vibegemm ran and checked correct:", "",
             "| level | dtype | cuBLAS/vibegemm | eager/vibegemm | compile/vibegemm |",
             "|---|---|---:|---:|---:|"]
-    for level in (1, 2):
+    for level in (0, 1, 2):
         for dtype in ("f32", "bf16"):
             sel = [d for d in rows if d["prob"]["level"] == level and d["prob"]["dtype"] == dtype]
             if not sel:

@@ -34,9 +34,13 @@ def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
     - Fragments are read with `ldmatrix` (`.trans` for operands whose
       contiguous dimension is not K).
     - Rows, columns and K chunks past the problem edge are zero-filled by
-      the copies and masked on store, so ragged M, N and K keep this path;
-      the contiguous dimension of each operand must be a multiple of 8
-      elements (16-byte copies).
+      the copies and masked on store, so ragged M, N and K keep this path.
+    - An operand whose rows are not 16-byte aligned (contiguous extent or
+      view offset not a multiple of 8 elements, or a K view ending inside a
+      chunk) is loaded element by element into registers during the MMAs
+      and stored to its ring slot afterwards, instead of by cp.async.
+    - The f32 result pairs go out as 2-element vector stores where the
+      output's rows allow it.
     - A `linalg.fill` of the accumulator before the GEMM becomes the
       accumulators' initial value; without one the accumulator is loaded.
     - Elementwise `linalg.generic` consumers of the accumulator in the same
@@ -49,10 +53,10 @@ def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
     Consumes the `target` handle and produces a handle to the new K loop
     (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
     when the target is not such a contraction, is not inside a `gpu.launch`,
-    has element types other than f16/bf16 -> f32, tile sizes the warps do
-    not divide into `m16n8` fragments, copies that do not split evenly over
-    the threads, a misaligned contiguous dimension, or a consumer that is not
-    an elementwise generic.
+    has element types other than f16/bf16 -> f32, copies that do not split
+    evenly over the threads, a ring larger than 227 KiB of shared memory, a
+    warp tile needing more than 256 accumulator registers, or a consumer that
+    is not an elementwise generic.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
