@@ -96,7 +96,8 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
   bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
                     (p.lhsType.isBF16() && p.rhsType.isBF16());
-  if (!halfInputs || !p.accType.isF32() || p.hasSoftmax)
+  // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
+  if (!halfInputs || !p.accType.isF32() || p.hasSoftmax || p.n < 16)
     return;
   struct Shape {
     int64_t bm, bn, wm, wn;
@@ -146,11 +147,19 @@ void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
   // blocks per SM, keeping at least 1024 of K per split.
   int64_t blocks = p.batch * llvm::divideCeil(p.m, pick.bm) *
                    llvm::divideCeil(p.n, pick.bn);
-  if (p.batch == 1 && blocks < 66)
+  // The combining kernel's 64x64 tiles must divide M and N: a ragged one
+  // would give its threads' private tiles a dynamic size.
+  if (p.batch == 1 && blocks < 66 && p.m % 64 == 0 && p.n % 64 == 0)
     while (blocks * t.splitK * 2 <= 2 * 132 &&
            p.k % (t.splitK * 2 * t.blockK) == 0 &&
            p.k / (t.splitK * 2) >= 1024)
       t.splitK *= 2;
+  // A grid of one block folds the block loop away before the rewrite can
+  // find it; such tiny problems keep the SIMT schedule.
+  if (blocks * t.splitK == 1) {
+    SimtTiling simt = *t.simtFallback;
+    t = simt;
+  }
 }
 
 } // namespace

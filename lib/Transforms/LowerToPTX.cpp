@@ -38,15 +38,18 @@ std::string devicePipeline(const TargetInfo &target, unsigned optLevel) {
   // Vector transfers are lowered only here, after the module-wide
   // bufferization folded the boundary casts into static layouts; lowering
   // them earlier gives scalar loads. nvgpu ops (mma.sync, ldmatrix,
-  // cp.async) from tensor-core scripts become NVVM here too.
+  // cp.async) from tensor-core scripts become NVVM here too. Vector ops go
+  // through convert-gpu-to-nvvm, which maps the workgroup address space of
+  // shared-memory stores; what remains after it is lowered last.
   return llvm::formatv(
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
       "gpu.module(convert-linalg-to-loops,"
       "convert-vector-to-scf{{full-unroll=true target-rank=1},lower-affine,"
       "convert-scf-to-cf,canonicalize,expand-strided-metadata,lower-affine,"
-      "convert-nvgpu-to-nvvm,convert-vector-to-llvm,"
+      "convert-nvgpu-to-nvvm,"
       "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=true},"
-      "canonicalize,cse,reconcile-unrealized-casts),"
+      "convert-vector-to-llvm,convert-arith-to-llvm,canonicalize,cse,"
+      "reconcile-unrealized-casts),"
       "gpu-module-to-binary{{format=isa},symbol-dce",
       target.chip, target.features, optLevel);
 }
