@@ -233,6 +233,56 @@ DispatchOps collectRoles(func::FuncOp dispatch) {
   return ops;
 }
 
+/// How a schedule tiles a dispatch's chain: the op the block loop is built
+/// around and the producers fused into it, last first, so each finds its
+/// consumer inside the loop; plus the batch prefix of tile sizes and the
+/// block mapping.
+struct FusionPlan {
+  bool fused = false;
+  std::string anchor;
+  SmallVector<std::string> producers;
+  std::string lead, blockMap;
+};
+
+FusionPlan planFusion(const GemmProblem &problem, const DispatchOps &ops) {
+  FusionPlan plan;
+  // The last fused elementwise op anchors the tiling. Unfused epilogues get
+  // kernels of their own instead.
+  plan.fused = problem.fuseEpilogues && !ops.epilogues.empty();
+  plan.anchor = plan.fused ? ops.epilogues.back() : "root";
+  if (plan.fused) {
+    for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
+      plan.producers.push_back(ops.epilogues[i]);
+    plan.producers.push_back("root");
+  }
+  if (ops.hasInit)
+    plan.producers.push_back("init");
+  bool batched = problem.batch > 1;
+  plan.lead = batched ? "1, " : "";
+  plan.blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, #gpu.block<x>"
+                          : "#gpu.block<y>, #gpu.block<x>";
+  return plan;
+}
+
+/// `%<role> = transform.structured.match attributes{vibegemm.role = ...}`
+/// for the root, the init, each epilogue and (with `softmax`) the softmax.
+void writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
+                      bool softmax) {
+  auto match = [&](StringRef role) {
+    os << llvm::formatv("  %{0} = transform.structured.match attributes"
+                        "{{vibegemm.role = \"{0}\"} in %func : "
+                        "(!transform.any_op) -> !transform.any_op\n",
+                        role);
+  };
+  match("root");
+  if (ops.hasInit)
+    match("init");
+  for (StringRef e : ops.epilogues)
+    match(e);
+  if (softmax && ops.hasSoftmax)
+    match("softmax");
+}
+
 /// The staged SIMT schedule. `{KEY}` placeholders are filled by
 /// writeSimtSchedule; lines starting with `E|` are kept only when the
 /// dispatch has an epilogue, `N|` only when it has none, `G|` only for the
@@ -551,30 +601,12 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
       t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages);
   knob("block_m", t.blockM, "16, 32, 64, 128, 256");
   knob("block_n", t.blockN, "16, 32, 64, 128, 256");
-  auto match = [&](StringRef var, StringRef role) {
-    os << llvm::formatv("  %{0} = transform.structured.match attributes"
-                        "{{vibegemm.role = \"{1}\"} in %func : {2}\n",
-                        var, role, anyOp);
-  };
-  match("root", "root");
-  if (ops.hasInit)
-    match("init", "init");
-  for (StringRef e : ops.epilogues)
-    match(e, e);
-  bool fused = problem.fuseEpilogues && !ops.epilogues.empty();
-  std::string anchor = fused ? ops.epilogues.back() : "root";
-  SmallVector<std::string> producers;
-  if (fused) {
-    for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
-      producers.push_back(ops.epilogues[i]);
-    producers.push_back("root");
-  }
-  if (ops.hasInit)
-    producers.push_back("init");
-  std::string lead = batched ? "1, " : "";
-  std::string blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, "
-                                   "#gpu.block<x>"
-                                 : "#gpu.block<y>, #gpu.block<x>";
+  writeRoleMatches(os, ops, /*softmax=*/false);
+  FusionPlan plan = planFusion(problem, ops);
+  bool fused = plan.fused;
+  const std::string &anchor = plan.anchor, &lead = plan.lead,
+                    &blockMap = plan.blockMap;
+  SmallVector<std::string> &producers = plan.producers;
   auto tileToBlocks = [&](StringRef op, StringRef tiled, StringRef loop) {
     os << llvm::formatv(
         "  %{0}, %{1} = transform.structured.tile_using_forall %{2} "
@@ -772,12 +804,6 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
   bool batched = problem.batch > 1;
   std::string text;
   llvm::raw_string_ostream os(text);
-  auto match = [&](StringRef var, StringRef role) {
-    os << llvm::formatv("  %{0} = transform.structured.match attributes"
-                        "{{vibegemm.role = \"{1}\"} in %func : "
-                        "(!transform.any_op) -> !transform.any_op\n",
-                        var, role);
-  };
   auto knob = [&](StringRef name, int64_t value, ArrayRef<int64_t> options) {
     os << llvm::formatv(
         "  %{0} = transform.tune.knob<\"{0}\"> = {1} : i64 "
@@ -806,32 +832,13 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
      << "): block tiles, a fixed thread grid, operands from global memory.\n";
   knob("block_m", t.blockM, {1, 2, 4, 8, 16, 32, 64, 128, 256});
   knob("block_n", t.blockN, {1, 2, 4, 8, 16, 32, 64, 128, 256});
-  match("root", "root");
-  if (ops.hasInit)
-    match("init", "init");
-  for (StringRef e : ops.epilogues)
-    match(e, e);
-  if (ops.hasSoftmax)
-    match("softmax", "softmax");
+  writeRoleMatches(os, ops, /*softmax=*/true);
+  FusionPlan plan = planFusion(problem, ops);
+  bool fused = plan.fused;
+  const std::string &anchor = plan.anchor, &lead = plan.lead,
+                    &blockMap = plan.blockMap;
+  const SmallVector<std::string> &producers = plan.producers;
 
-  // The last fused elementwise op anchors the tiling; its producers are
-  // fused in, last first, so each finds its consumer inside the loop.
-  // Unfused epilogues get kernels of their own instead.
-  bool fused = problem.fuseEpilogues && !ops.epilogues.empty();
-  std::string anchor = fused ? ops.epilogues.back() : "root";
-  SmallVector<std::string> producers;
-  if (fused) {
-    for (int i = static_cast<int>(ops.epilogues.size()) - 2; i >= 0; --i)
-      producers.push_back(ops.epilogues[i]);
-    producers.push_back("root");
-  }
-  if (ops.hasInit)
-    producers.push_back("init");
-
-  std::string lead = batched ? "1, " : "";
-  std::string blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, "
-                                   "#gpu.block<x>"
-                                 : "#gpu.block<y>, #gpu.block<x>";
   os << llvm::formatv(
       "  %b_tiled, %b_forall = transform.structured.tile_using_forall %{0} "
       "tile_sizes [{1}%block_m, %block_n] (mapping = [{2}]) : "
