@@ -264,6 +264,23 @@ FusionPlan planFusion(const GemmProblem &problem, const DispatchOps &ops) {
   return plan;
 }
 
+/// Fuses each producer, in order, into the loop `loop` and then into the
+/// loop each fusion returns: `%<p><from>` becomes `%<p><to>` and the loops
+/// are `%<prefix>0`, `%<prefix>1`, ...
+void writeFusions(llvm::raw_ostream &os, ArrayRef<std::string> producers,
+                  StringRef from, StringRef to, std::string loop,
+                  StringRef prefix) {
+  for (auto [i, p] : llvm::enumerate(producers)) {
+    std::string next = (prefix + Twine(i)).str();
+    os << llvm::formatv(
+        "  %{0}{1}, %{2} = transform.structured.fuse_into_containing_op "
+        "%{0}{3} into %{4} : (!transform.any_op, !transform.any_op) -> "
+        "(!transform.any_op, !transform.any_op)\n",
+        p, to, next, from, loop);
+    loop = next;
+  }
+}
+
 /// `%<role> = transform.structured.match attributes{vibegemm.role = ...}`
 /// for the root, the init, each epilogue and (with `softmax`) the softmax.
 void writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
@@ -653,31 +670,13 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "  %c_tiled, %c_forall = transform.structured.tile_using_forall %{0} "
         "tile_sizes [{1}] (mapping = [#gpu.block<y>, #gpu.block<x>]) : {2}\n",
         chainAnchor, sizes, twoResults);
-    std::string loop = "c_forall";
-    for (auto [i, p] : llvm::enumerate(chainOps)) {
-      std::string next = "c_loop" + std::to_string(i);
-      os << llvm::formatv(
-          "  %{0}_c, %{1} = transform.structured.fuse_into_containing_op %{0} "
-          "into %{2} : (!transform.any_op, !transform.any_op) -> "
-          "(!transform.any_op, !transform.any_op)\n",
-          p, next, loop);
-      loop = next;
-    }
+    writeFusions(os, chainOps, "", "_c", "c_forall", "c_loop");
     os << llvm::formatv(
         "  %t_tiled, %t_forall = transform.structured.tile_using_forall "
         "%c_tiled num_threads [{0}] (mapping = [#gpu.thread<y>, "
         "#gpu.thread<x>]) : {1}\n",
         threadsSpec, twoResults);
-    loop = "t_forall";
-    for (auto [i, p] : llvm::enumerate(chainOps)) {
-      std::string next = "t_loop" + std::to_string(i);
-      os << llvm::formatv(
-          "  %{0}_t, %{1} = transform.structured.fuse_into_containing_op "
-          "%{0}_c into %{2} : (!transform.any_op, !transform.any_op) -> "
-          "(!transform.any_op, !transform.any_op)\n",
-          p, next, loop);
-      loop = next;
-    }
+    writeFusions(os, chainOps, "_c", "_t", "t_forall", "t_loop");
     os << "  transform.apply_patterns to %func {\n"
           "    transform.apply_patterns.canonicalization\n"
           "  } : !transform.any_op\n"
@@ -724,16 +723,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
     return text;
   }
   tileToBlocks(anchor, "b_tiled", "b_forall");
-  std::string loop = "b_forall";
-  for (auto [i, p] : llvm::enumerate(producers)) {
-    std::string next = "b_loop" + std::to_string(i);
-    os << llvm::formatv(
-        "  %{0}_b, %{1} = transform.structured.fuse_into_containing_op %{0} "
-        "into %{2} : (!transform.any_op, !transform.any_op) -> "
-        "(!transform.any_op, !transform.any_op)\n",
-        p, next, loop);
-    loop = next;
-  }
+  writeFusions(os, producers, "", "_b", "b_forall", "b_loop");
   // Unfused epilogues: SIMT kernels, 16x16 threads over 64x64 tiles.
   if (!fused)
     for (StringRef e : ops.epilogues)
@@ -813,14 +803,6 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
                                    [](int64_t v) { return std::to_string(v); }),
                    ", "));
   };
-  auto fuse = [&](StringRef producer, StringRef into, StringRef result,
-                  StringRef loop) {
-    os << llvm::formatv(
-        "  %{0}, %{1} = transform.structured.fuse_into_containing_op %{2} "
-        "into %{3} : (!transform.any_op, !transform.any_op) -> "
-        "(!transform.any_op, !transform.any_op)\n",
-        result, loop, producer, into);
-  };
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
   int64_t bdx = t.blockN / t.threadN, bdy = t.blockM / t.threadM;
   constexpr int64_t kSoftmaxRowsPerBlock = 32;
@@ -845,12 +827,7 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
       "(!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> "
       "(!transform.any_op, !transform.any_op)\n",
       anchor, lead, blockMap);
-  std::string loop = "b_forall";
-  for (auto [i, p] : llvm::enumerate(producers)) {
-    std::string next = "b_loop" + std::to_string(i);
-    fuse(p, loop, p + "_b", next);
-    loop = next;
-  }
+  writeFusions(os, producers, "", "_b", "b_forall", "b_loop");
   // A fixed thread grid: per-thread tiles shrink at ragged block edges, so
   // the forall keeps a static trip count.
   os << llvm::formatv(
@@ -859,12 +836,7 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
       "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
       "!transform.any_op)\n",
       batched ? "0, " : "", bdy, bdx);
-  loop = "t_forall";
-  for (auto [i, p] : llvm::enumerate(producers)) {
-    std::string next = "t_loop" + std::to_string(i);
-    fuse(p + "_b", loop, p + "_t", next);
-    loop = next;
-  }
+  writeFusions(os, producers, "_b", "_t", "t_forall", "t_loop");
   if (!fused)
     for (StringRef e : ops.epilogues)
       os << llvm::formatv(

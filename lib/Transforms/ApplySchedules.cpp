@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
@@ -19,17 +18,10 @@ using namespace mlir::vibegemm;
 
 namespace {
 class ApplySchedulesPass
-    : public vibegemm::impl::VibeGemmApplySchedulesPassBase<
-          ApplySchedulesPass> {
+    : public WithVibeGemmTransformOps<
+          vibegemm::impl::VibeGemmApplySchedulesPassBase<ApplySchedulesPass>> {
 public:
-  using Base::Base;
-
-  // Scripts may use vibegemm's transform ops; a host that loaded only the
-  // pass plugin learns them here.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    vibegemm::registerTransformDialectExtension(registry);
-  }
+  using WithVibeGemmTransformOps::WithVibeGemmTransformOps;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Scheduler/LLMPrompts.h"
 #include "vibegemm/Scheduler/ScriptCheck.h"
@@ -33,17 +32,11 @@ namespace {
 constexpr llvm::StringLiteral kSourceAttr = "vibegemm.schedule_source";
 
 class ApplyTunedSchedulesPass
-    : public vibegemm::impl::VibeGemmApplyTunedSchedulesPassBase<
-          ApplyTunedSchedulesPass> {
+    : public WithVibeGemmTransformOps<
+          vibegemm::impl::VibeGemmApplyTunedSchedulesPassBase<
+              ApplyTunedSchedulesPass>> {
 public:
-  using Base::Base;
-
-  // Scripts may use vibegemm's transform ops; a host that loaded only the
-  // pass plugin learns them here.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    vibegemm::registerTransformDialectExtension(registry);
-  }
+  using WithVibeGemmTransformOps::WithVibeGemmTransformOps;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -76,9 +69,9 @@ public:
       }
     }
     // The environment's database only when no spec file was named.
-    FailureOr<std::unique_ptr<TuningDB>> tuningDB = openTuningDB(
-        tuningDBPath(db, /*useEnv=*/specs.empty()), /*create=*/false,
-        module.getLoc());
+    FailureOr<std::unique_ptr<TuningDB>> tuningDB =
+        openTuningDB(tuningDBPath(db, /*useEnv=*/specs.empty()),
+                     /*create=*/false, module.getLoc());
     if (failed(tuningDB))
       return signalPassFailure();
 
@@ -102,8 +95,8 @@ public:
       ScriptCheck check = checkScript(ctx, script, allowlist);
       if (check.status != "ok") {
         emitError(dispatch.getLoc(), "the stored schedule for ")
-            << signature << " (from " << source << ") is refused: "
-            << check.status << ": " << check.diagnostic;
+            << signature << " (from " << source
+            << ") is refused: " << check.status << ": " << check.diagnostic;
         return signalPassFailure();
       }
       if (failed(attachSchedule(dispatch, script)))

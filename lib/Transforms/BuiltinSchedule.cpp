@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
 #include "vibegemm/Transforms/Passes.h"
@@ -20,18 +19,11 @@ using namespace mlir;
 using namespace mlir::vibegemm;
 
 namespace {
-class BuiltinSchedulePass
-    : public vibegemm::impl::VibeGemmBuiltinSchedulePassBase<
-          BuiltinSchedulePass> {
+class BuiltinSchedulePass : public WithVibeGemmTransformOps<
+                                vibegemm::impl::VibeGemmBuiltinSchedulePassBase<
+                                    BuiltinSchedulePass>> {
 public:
-  using Base::Base;
-
-  // Scripts may use vibegemm's transform ops; a host that loaded only the
-  // pass plugin learns them here.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    vibegemm::registerTransformDialectExtension(registry);
-  }
+  using WithVibeGemmTransformOps::WithVibeGemmTransformOps;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Schedules.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -19,17 +19,10 @@ using namespace mlir;
 using namespace mlir::vibegemm;
 
 namespace {
-class CompilePass
-    : public vibegemm::impl::VibeGemmCompilePassBase<CompilePass> {
+class CompilePass : public WithVibeGemmTransformOps<
+                        vibegemm::impl::VibeGemmCompilePassBase<CompilePass>> {
 public:
-  using Base::Base;
-
-  // Scripts may use vibegemm's transform ops; a host that loaded only the
-  // pass plugin learns them here.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    vibegemm::registerTransformDialectExtension(registry);
-  }
+  using WithVibeGemmTransformOps::WithVibeGemmTransformOps;
 
   void runOnOperation() override {
     OpPassManager pm(ModuleOp::getOperationName());

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/LLM/ChatClient.h"
 #include "vibegemm/LLM/ResponseCache.h"
@@ -208,7 +207,6 @@ double rooflineMs(const GemmProblem &p, const vibegemm::TargetInfo &t) {
   return std::max(computeMs, memoryMs);
 }
 
-
 /// The report.html template (share/report/report.html.in), built in.
 struct EmbeddedFile {
   const char *name;
@@ -245,16 +243,10 @@ struct LLMStats {
 };
 
 class LLMSchedulePass
-    : public vibegemm::impl::LLMSchedulePassBase<LLMSchedulePass> {
+    : public WithVibeGemmTransformOps<
+          vibegemm::impl::LLMSchedulePassBase<LLMSchedulePass>> {
 public:
-  using Base::Base;
-
-  // Scripts may use vibegemm's transform ops; a host that loaded only the
-  // pass plugin learns them here.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    vibegemm::registerTransformDialectExtension(registry);
-  }
+  using WithVibeGemmTransformOps::WithVibeGemmTransformOps;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -297,19 +289,18 @@ public:
       llm::ChatOptions options;
       options.timeoutSeconds = llmTimeout;
       // The key is read here and nowhere else, and never written anywhere.
-      client.emplace(llmEndpoint, llmModel,
-                     llvm::sys::Process::GetEnv("VIBEGEMM_LLM_API_KEY")
-                         .value_or(""),
-                     options);
+      client.emplace(
+          llmEndpoint, llmModel,
+          llvm::sys::Process::GetEnv("VIBEGEMM_LLM_API_KEY").value_or(""),
+          options);
       std::string dir = cacheDir;
       if (dir.empty())
         dir = llm::ResponseCache::defaultDirectory();
       cache.emplace(dir == "off" ? "" : dir);
     }
 
-    FailureOr<std::unique_ptr<TuningDB>> opened =
-        openTuningDB(tuningDBPath(db, /*useEnv=*/true), /*create=*/true,
-                     module.getLoc());
+    FailureOr<std::unique_ptr<TuningDB>> opened = openTuningDB(
+        tuningDBPath(db, /*useEnv=*/true), /*create=*/true, module.getLoc());
     if (failed(opened))
       return signalPassFailure();
     tuningDB = std::move(*opened);
@@ -411,8 +402,8 @@ public:
         llvm::errs() << "no LLM candidate was valid; the built-in schedule "
                         "won\n";
       else
-        llvm::errs() << "the built-in schedule stayed best, "
-                     << formatMs(win) << "\n";
+        llvm::errs() << "the built-in schedule stayed best, " << formatMs(win)
+                     << "\n";
     }
     llvm::errs() << llvm::formatv(
         "vibegemm: LLM: {0} requests ({1} failed), {2} answers from the "
@@ -505,16 +496,18 @@ private:
 
   /// Verifies and times one candidate in a child vibegemm-run; `files` are
   /// written to a scratch directory first.
-  json::Object measureCandidate(
-      StringRef planName, const std::map<std::string, std::string> &files) {
+  json::Object
+  measureCandidate(StringRef planName,
+                   const std::map<std::string, std::string> &files) {
     llvm::SmallString<128> dir;
     if (llvm::sys::fs::createUniqueDirectory("vibegemm-measure", dir))
       return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
                           {"diagnostic", "cannot create a scratch directory"}};
     for (auto &[name, contents] : files)
       if (failed(writeArtifact(getOperation().getLoc(), dir, name, contents)))
-        return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
-                            {"diagnostic", "cannot write to " + std::string(dir)}};
+        return json::Object{
+            {"status", vibegemm::runtime::kStatusLoadError},
+            {"diagnostic", "cannot write to " + std::string(dir)}};
     llvm::SmallString<256> planPath(dir);
     llvm::sys::path::append(planPath, planName);
     vibegemm::runtime::RunOptions options;
@@ -545,21 +538,20 @@ private:
     } else if (kernelFailed || status == rt::kStatusLoadError) {
       // A driver that cannot load the PTX is the kernel's fault too.
       candidate["status"] = kernelFailed ? status.str() : rt::kStatusFault;
-      candidate["diagnostic"] = result.getString("diagnostic").value_or("").str();
+      candidate["diagnostic"] =
+          result.getString("diagnostic").value_or("").str();
     } else {
       candidate["measure_error"] =
-          (status + ": " + result.getString("diagnostic").value_or(""))
-              .str();
+          (status + ": " + result.getString("diagnostic").value_or("")).str();
     }
     json::Object summary;
-    for (const char *key : {"status", "reference", "reference_cpu_check",
-                            "seed", "timing", "outputs", "cublas", "device",
-                            "recheck"})
+    for (const char *key :
+         {"status", "reference", "reference_cpu_check", "seed", "timing",
+          "outputs", "cublas", "device", "recheck"})
       if (json::Value *v = result.get(key))
         summary[key] = *v;
     candidate["measurement"] = std::move(summary);
   }
-
 
   /// Adds what vibegemm-run needs to a dispatch plan: FLOPs, the GEMM it
   /// holds, and what checks it (cuBLAS for a plain GEMM, reference kernels
@@ -658,10 +650,11 @@ private:
     }
     work.erase();
     if (!status.empty())
-      return failWith(status, firstError.empty() ? "the " + status.substr(
-                                                       0, status.find('-')) +
-                                                       " step failed"
-                                                 : firstError);
+      return failWith(status, firstError.empty()
+                                  ? "the " +
+                                        status.substr(0, status.find('-')) +
+                                        " step failed"
+                                  : firstError);
 
     std::vector<vibegemm::KernelResources> kernels;
     if (ptxasPath) {
@@ -689,7 +682,8 @@ private:
       std::map<std::string, std::string> files;
       decoratePlan(*plan, record, files);
       files[record.name + ".ptx"] = ptx;
-      files[record.name + ".plan.json"] = formatJson(json::Value(std::move(*plan)));
+      files[record.name + ".plan.json"] =
+          formatJson(json::Value(std::move(*plan)));
       recordMeasurement(candidate,
                         measureCandidate(record.name + ".plan.json", files));
     }
@@ -743,8 +737,7 @@ private:
       os << "| " << c.getInteger("index").value_or(0) << " | "
          << c.getString("source").value_or("") << " | "
          << c.getInteger("round").value_or(0) << " | "
-         << c.getString("status").value_or("") << " | " << formatMs(c)
-         << " | "
+         << c.getString("status").value_or("") << " | " << formatMs(c) << " | "
          << (c.getInteger("registers")
                  ? std::to_string(*c.getInteger("registers"))
                  : "-")
@@ -844,7 +837,8 @@ private:
             best.getString("source").value_or(""), formatMs(best));
         values["HISTORY"] = historyText(record);
         std::vector<llm::ChatMessage> messages = {
-            {"system", system}, {"user", fillTemplate(templates.round, values)}};
+            {"system", system},
+            {"user", fillTemplate(templates.round, values)}};
         std::string key = llm::ResponseCache::key(client->model(), messages);
         llm::ChatResult reply;
         bool cached = false;
@@ -870,17 +864,16 @@ private:
           if (llvm::errs().is_displayed())
             llvm::errs() << "\n";
           return emitError(dispatch.getLoc(), "LLM endpoint ")
-                 << client->endpoint() << " rejected the request: "
-                 << reply.error;
+                 << client->endpoint()
+                 << " rejected the request: " << reply.error;
         }
-        json::Object candidate{{"index", static_cast<int64_t>(
-                                             record.candidates.size())},
-                               {"source", "llm"},
-                               {"round", round},
-                               {"cached", cached},
-                               {"prompt_tokens", reply.usage.promptTokens},
-                               {"completion_tokens",
-                                reply.usage.completionTokens}};
+        json::Object candidate{
+            {"index", static_cast<int64_t>(record.candidates.size())},
+            {"source", "llm"},
+            {"round", round},
+            {"cached", cached},
+            {"prompt_tokens", reply.usage.promptTokens},
+            {"completion_tokens", reply.usage.completionTokens}};
         std::optional<std::string> script;
         if (reply.ok)
           script = llm::extractMlirBlock(reply.content);
@@ -943,11 +936,11 @@ private:
       if (failed(plan))
         return failure();
       decoratePlan(*plan, record, files);
-      files[record.name + ".ptx"] = cast<gpu::ObjectAttr>(
-                                        binary.getObjects()[0])
-                                        .getObject()
-                                        .getValue()
-                                        .str();
+      files[record.name + ".ptx"] =
+          cast<gpu::ObjectAttr>(binary.getObjects()[0])
+              .getObject()
+              .getValue()
+              .str();
       files[record.name + ".plan.json"] =
           formatJson(json::Value(std::move(*plan)));
       files[record.name + ".schedule.mlir"] = record.schedule;

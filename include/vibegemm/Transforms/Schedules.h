@@ -8,6 +8,8 @@
 #ifndef VIBEGEMM_TRANSFORMS_SCHEDULES_H
 #define VIBEGEMM_TRANSFORMS_SCHEDULES_H
 
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -15,6 +17,19 @@
 #include <string>
 
 namespace mlir::vibegemm {
+
+/// Wraps a generated pass base so that the pass depends on vibegemm's
+/// transform ops: a host that loaded only the pass plugin then parses the
+/// scripts that use them.
+template <typename PassBase>
+class WithVibeGemmTransformOps : public PassBase {
+public:
+  using PassBase::PassBase;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    PassBase::getDependentDialects(registry);
+    registerTransformDialectExtension(registry);
+  }
+};
 
 class TuningDB;
 
