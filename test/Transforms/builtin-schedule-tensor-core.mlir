@@ -1,0 +1,120 @@
+// The built-in scheduler's choice per shape class for bf16 GEMMs: the
+// tensor-core schedule's tiles, warps, K step and stages, split-K, and where
+// it keeps SIMT.
+// (Attributes at their defaults, block_k = 32 and stages = 3, are not printed.)
+// RUN: vibegemm-opt %s --split-input-file --vibegemm-form-dispatches --vibegemm-builtin-schedule | FileCheck %s
+
+// Large square: 128x256 tiles, eight 64x64 warp tiles, K steps of 64, three stages.
+// CHECK-LABEL: transform.named_sequence @c0_bf16_d0(
+// CHECK: transform.tune.knob<"block_m"> = 128
+// CHECK: transform.tune.knob<"block_n"> = 256
+// CHECK: transform.vibegemm.gemm_to_mma_sync %{{.*}} {block_k = 64 : i64, warps = array<i64: 2, 4>}
+#id = affine_map<(m, n) -> (m, n)>
+func.func @c0_bf16(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<4096x4096xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) outs(%acc : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %out = tensor.empty() : tensor<4096x4096xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<4096x4096xf32>) outs(%out : tensor<4096x4096xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %r = arith.truncf %v : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<4096x4096xbf16>
+  return %y : tensor<4096x4096xbf16>
+}
+
+// -----
+
+// Decode (M = 16): 16-row tiles, four warps side by side.
+// CHECK-LABEL: transform.named_sequence @c1_bf16_d0(
+// CHECK: transform.tune.knob<"block_m"> = 16
+// CHECK: transform.tune.knob<"block_n"> = 64
+// CHECK: transform.vibegemm.gemm_to_mma_sync %{{.*}} {block_k = 64 : i64, stages = 4 : i64, warps = array<i64: 1, 4>}
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @c1_bf16(%a: tensor<16x4096xbf16>, %b: tensor<11008x4096xbf16>) -> tensor<16x11008xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<16x11008xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<16x11008xf32>) -> tensor<16x11008xf32>
+  %mm = linalg.matmul indexing_maps = [#mA, #mB, #mC] ins(%a, %b : tensor<16x4096xbf16>, tensor<11008x4096xbf16>) outs(%acc : tensor<16x11008xf32>) -> tensor<16x11008xf32>
+  %out = tensor.empty() : tensor<16x11008xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<16x11008xf32>) outs(%out : tensor<16x11008xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %r = arith.truncf %v : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<16x11008xbf16>
+  return %y : tensor<16x11008xbf16>
+}
+
+// -----
+
+// Huge K, four output tiles: split-K 64 ways, then a combining kernel.
+// CHECK-LABEL: transform.named_sequence @c2_bf16_d0(
+// CHECK: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+// CHECK: transform.vibegemm.gemm_to_mma_sync
+// CHECK: transform.gpu.map_nested_forall_to_threads
+#id = affine_map<(m, n) -> (m, n)>
+func.func @c2_bf16(%a: tensor<128x65536xbf16>, %b: tensor<65536x128xbf16>) -> tensor<128x128xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<128x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<128x65536xbf16>, tensor<65536x128xbf16>) outs(%acc : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %out = tensor.empty() : tensor<128x128xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<128x128xf32>) outs(%out : tensor<128x128xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %r = arith.truncf %v : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<128x128xbf16>
+  return %y : tensor<128x128xbf16>
+}
+
+// -----
+
+// Odd K and N: rows are not 16-byte aligned; 128x128 tiles with eight warps keep the register-loaded K-tile from spilling.
+// CHECK-LABEL: transform.named_sequence @c3_bf16_d0(
+// CHECK: transform.tune.knob<"block_m"> = 128
+// CHECK: transform.tune.knob<"block_n"> = 128
+// CHECK: transform.vibegemm.gemm_to_mma_sync %{{.*}} {stages = 4 : i64, warps = array<i64: 2, 4>}
+#id = affine_map<(m, n) -> (m, n)>
+func.func @c3_bf16(%a: tensor<8205x5921xbf16>, %b: tensor<5921x2949xbf16>) -> tensor<8205x2949xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<8205x2949xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<8205x2949xf32>) -> tensor<8205x2949xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<8205x5921xbf16>, tensor<5921x2949xbf16>) outs(%acc : tensor<8205x2949xf32>) -> tensor<8205x2949xf32>
+  %out = tensor.empty() : tensor<8205x2949xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<8205x2949xf32>) outs(%out : tensor<8205x2949xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %r = arith.truncf %v : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<8205x2949xbf16>
+  return %y : tensor<8205x2949xbf16>
+}
+
+// -----
+
+// Matrix-vector (N < 16): no tensor cores.
+// CHECK-LABEL: transform.named_sequence @c4_bf16_d0(
+// CHECK-NOT: gemm_to_mma_sync
+// CHECK: transform.gpu.map_nested_forall_to_threads
+#id = affine_map<(m, n) -> (m, n)>
+func.func @c4_bf16(%a: tensor<256x131072xbf16>, %b: tensor<131072x1xbf16>) -> tensor<256x1xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<256x1xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<256x1xf32>) -> tensor<256x1xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<256x131072xbf16>, tensor<131072x1xbf16>) outs(%acc : tensor<256x1xf32>) -> tensor<256x1xf32>
+  %out = tensor.empty() : tensor<256x1xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<256x1xf32>) outs(%out : tensor<256x1xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %r = arith.truncf %v : f32 to bf16
+    linalg.yield %r : bf16
+  } -> tensor<256x1xbf16>
+  return %y : tensor<256x1xbf16>
+}
