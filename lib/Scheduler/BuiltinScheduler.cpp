@@ -93,24 +93,26 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 /// operands accumulating in f32 and no softmax consumer. (Operands whose
 /// rows 16-byte copies cannot read are loaded through registers.) The block
 /// tile is the largest that still gives about one wave of blocks.
-void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
+std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
+                                                       const TargetInfo &target) {
+  int64_t sms = target.smCount;
   bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
                     (p.lhsType.isBF16() && p.rhsType.isBF16());
   // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
   if (!halfInputs || !p.accType.isF32() || p.hasSoftmax || p.n < 16)
-    return;
+    return std::nullopt;
   struct Shape {
     int64_t bm, bn, wm, wn;
   };
   // 128x256 with eight 64x64 warp tiles measured fastest on the H200's
   // large shapes (docs/measurements/h200-2026-12-02-tc2); smaller tiles fill
-  // the 132 SMs on smaller problems, and 16- or 32-row tiles serve decode.
+  // the SMs on smaller problems, and 16- or 32-row tiles serve decode.
   const Shape shapes[] = {
       {128, 256, 2, 4}, {128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
   Shape pick = shapes[3];
   for (const Shape &s : shapes)
     if (p.batch * llvm::divideCeil(p.m, s.bm) * llvm::divideCeil(p.n, s.bn) >=
-        132) {
+        sms) {
       pick = s;
       break;
     }
@@ -124,17 +126,13 @@ void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
     pick = {16, 64, 1, 4};
   else if (p.m <= 32)
     pick = {32, 64, 2, 2};
-  auto fallback = std::make_shared<SimtTiling>(t);
-  t.simtFallback = fallback;
-  t.tensorCore = true;
+  TensorCoreTiling t;
   t.blockM = pick.bm;
   t.blockN = pick.bn;
   t.warpsM = pick.wm;
   t.warpsN = pick.wn;
-  t.stages = 4;
   // Copies move 8 elements per thread and must split evenly over the block.
   int64_t threads = 32 * pick.wm * pick.wn;
-  t.blockK = 32;
   if (pick.bn == 256) {
     // Half the barriers per K; three stages keep it within shared memory.
     t.blockK = 64;
@@ -149,17 +147,16 @@ void tryTensorCorePath(const GemmProblem &p, SimtTiling &t) {
                    llvm::divideCeil(p.n, pick.bn);
   // The combining kernel's 64x64 tiles must divide M and N: a ragged one
   // would give its threads' private tiles a dynamic size.
-  if (p.batch == 1 && blocks < 66 && p.m % 64 == 0 && p.n % 64 == 0)
-    while (blocks * t.splitK * 2 <= 2 * 132 &&
+  if (p.batch == 1 && 2 * blocks < sms && p.m % 64 == 0 && p.n % 64 == 0)
+    while (blocks * t.splitK * 2 <= 2 * sms &&
            p.k % (t.splitK * 2 * t.blockK) == 0 &&
            p.k / (t.splitK * 2) >= 1024)
       t.splitK *= 2;
   // A grid of one block folds the block loop away before the rewrite can
   // find it; such tiny problems keep the SIMT schedule.
-  if (blocks * t.splitK == 1) {
-    SimtTiling simt = *t.simtFallback;
-    t = simt;
-  }
+  if (blocks * t.splitK == 1)
+    return std::nullopt;
+  return t;
 }
 
 } // namespace
@@ -186,7 +183,7 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   while (t.blockN > t.threadN && t.blockN / 2 >= problem.n)
     t.blockN /= 2;
   tryStagedPath(problem, t);
-  tryTensorCorePath(problem, t);
+  t.tensorCore = chooseTensorCoreTiling(problem, target);
   return t;
 }
 
@@ -204,7 +201,8 @@ namespace {
 
 struct DispatchOps;
 std::string writeTensorCoreSchedule(const GemmProblem &problem,
-                                    const SimtTiling &t, const DispatchOps &ops,
+                                    const TensorCoreTiling &t,
+                                    const DispatchOps &ops,
                                     StringRef sequenceName, StringRef comment);
 std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
                                 const DispatchOps &ops, StringRef sequenceName,
@@ -539,10 +537,8 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                                cpuCheck);
   }
   if (t.tensorCore && !cpuCheck)
-    return writeTensorCoreSchedule(problem, t, ops, sequenceName, comment);
-  if (t.tensorCore)
-    return writeSimtSchedule(dispatch, problem, *t.simtFallback, sequenceName,
-                             cpuCheck);
+    return writeTensorCoreSchedule(problem, *t.tensorCore, ops, sequenceName,
+                                   comment);
   if (t.staged) {
     bool split = t.splitM || t.splitN;
     auto str = [](int64_t v) { return std::to_string(v); };
@@ -597,7 +593,8 @@ namespace {
 /// and its epilogue rewritten into an mma.sync kernel body. Unfused
 /// epilogues get SIMT kernels of their own.
 std::string writeTensorCoreSchedule(const GemmProblem &problem,
-                                    const SimtTiling &t, const DispatchOps &ops,
+                                    const TensorCoreTiling &t,
+                                    const DispatchOps &ops,
                                     StringRef sequenceName, StringRef comment) {
   bool batched = problem.batch > 1;
   std::string text;

@@ -259,6 +259,17 @@ private:
   std::pair<Value, Value> accumulatorPosition(int64_t mi, int64_t ni,
                                               int64_t e);
   Value inBounds(Value row, Value col);
+  /// Whether the block tile can be partial, so stores need masks.
+  bool maskedStores() const {
+    std::optional<int64_t> m = getConstantIntValue(lhs.outerSize);
+    std::optional<int64_t> n = getConstantIntValue(rhs.outerSize);
+    return !m || *m != lhs.outerTile || !n || *n != rhs.outerTile;
+  }
+  /// Bytes of an operand's shared-memory ring.
+  int64_t ringBytes(const StagedOperand &op) const {
+    return opt.stages * op.rows * (op.cols + kPad) *
+           (elementType.getIntOrFloatBitWidth() / 8);
+  }
 
   RewriterBase &b;
   Location loc;
@@ -371,10 +382,7 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                     .str());
 
   constexpr int64_t kMaxSharedBytes = 227 * 1024; // sm_80 and sm_90
-  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  int64_t sharedBytes = opt.stages * elementBytes *
-                        (lhs.rows * (lhs.cols + kPad) +
-                         rhs.rows * (rhs.cols + kPad));
+  int64_t sharedBytes = ringBytes(lhs) + ringBytes(rhs);
   if (sharedBytes > kMaxSharedBytes)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
                               "memory (at most {2})",
@@ -639,7 +647,7 @@ void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
         SmallVector<Value> tileIndices = indicesFor(accMap, dims);
         Value first = acc[(mi * fragsN + ni) * 4 + 2 * half];
         Value second = acc[(mi * fragsN + ni) * 4 + 2 * half + 1];
-        if (!inBounds(row, add(col, c(1)))) {
+        if (!maskedStores()) {
           SmallVector<Value> nextIndices(tileIndices);
           nextIndices[nPos] = add(col, c(1));
           auto lo = evaluateChain(tileIndices, first);
@@ -688,11 +696,7 @@ scf::ForOp MmaSyncBuilder::build() {
   // Launch shape: the warps along x, and the staged ring in dynamic shared
   // memory.
   auto smemSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  auto tileBytes = [&](const StagedOperand &op) {
-    return opt.stages * op.rows * (op.cols + kPad) * elementBytes;
-  };
-  int64_t lhsBytes = tileBytes(lhs), totalBytes = lhsBytes + tileBytes(rhs);
+  int64_t lhsBytes = ringBytes(lhs), totalBytes = lhsBytes + ringBytes(rhs);
   b.setInsertionPoint(launch);
   Value threadCount = arith::ConstantIndexOp::create(b, loc, threads);
   Value sharedBytes = arith::ConstantIntOp::create(b, loc, totalBytes, 32);

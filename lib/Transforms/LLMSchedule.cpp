@@ -236,6 +236,26 @@ std::string formatMs(const json::Object &c) {
   return "-";
 }
 
+/// The built-in schedule's choices, for report.json.
+json::Object builtinScheduleJson(const SimtTiling &t) {
+  if (const std::optional<TensorCoreTiling> &tc = t.tensorCore)
+    return json::Object{
+        {"kind", "tensor_core"},
+        {"why_not_staged", nullptr},
+        {"block", json::Array{tc->blockM, tc->blockN, tc->blockK}},
+        {"warps", json::Array{tc->warpsM, tc->warpsN}},
+        {"stages", tc->stages},
+        {"split_k", tc->splitK}};
+  return json::Object{
+      {"kind", t.staged ? "staged" : "direct"},
+      {"why_not_staged",
+       t.staged ? json::Value(nullptr) : json::Value(t.fallbackReason)},
+      {"block", json::Array{t.blockM, t.blockN, t.blockK}},
+      {"thread", json::Array{t.threadM, t.threadN}},
+      {"split_m", t.splitM},
+      {"split_n", t.splitN}};
+}
+
 /// What the LLM cost and did in this run, for report.json.
 struct LLMStats {
   int64_t requests = 0, succeeded = 0, failed = 0, cacheHits = 0;
@@ -959,19 +979,7 @@ private:
                                    {"transpose_b", p.transposeB},
                                    {"fused_consumers", p.epilogueOps},
                                    {"flops", p.flops()}}},
-          {"builtin_schedule",
-           json::Object{
-               {"kind", record.tiling.staged ? "staged" : "direct"},
-               {"why_not_staged",
-                record.tiling.staged
-                    ? json::Value(nullptr)
-                    : json::Value(record.tiling.fallbackReason)},
-               {"block", json::Array{record.tiling.blockM, record.tiling.blockN,
-                                     record.tiling.blockK}},
-               {"thread",
-                json::Array{record.tiling.threadM, record.tiling.threadN}},
-               {"split_m", record.tiling.splitM},
-               {"split_n", record.tiling.splitN}}},
+          {"builtin_schedule", builtinScheduleJson(record.tiling)},
           {"winner", static_cast<int64_t>(record.winner)},
           {"winner_source", win.getString("source").value_or("builtin").str()},
           {"winner_script", record.scripts[record.winner]},

@@ -2,6 +2,21 @@
 // RUN: rm -rf %t && vibegemm-opt %vibegemm_src/examples/gemm_bias_gelu_bf16.mlir --llm-schedule="artifacts-dir=%t target=sm_80" -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/linear_gelu_d0.ptx -o %t.cubin %}
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/report.json
+
+// The report names the tensor-core schedule the built-in scheduler chose.
+// REPORT:      "builtin_schedule": {
+// REPORT-NEXT:   "block": [
+// REPORT-NEXT:     128,
+// REPORT-NEXT:     256,
+// REPORT-NEXT:     64
+// REPORT-NEXT:   ],
+// REPORT-NEXT:   "kind": "tensor_core",
+// REPORT-NEXT:   "split_k": 1,
+// REPORT-NEXT:   "stages": 3,
+// REPORT-NEXT:   "warps": [
+// REPORT-NEXT:     2,
+// REPORT-NEXT:     4
 
 // bf16 nn.Linear (transposed weight) + bias + GELU(tanh) fused into one
 // kernel, for sm_80.

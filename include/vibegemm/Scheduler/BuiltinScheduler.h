@@ -12,10 +12,20 @@
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Target/TargetInfo.h"
 
-#include <memory>
+#include <optional>
 #include <string>
 
 namespace mlir::vibegemm {
+
+/// The choices of the built-in tensor-core schedule.
+struct TensorCoreTiling {
+  int64_t blockM = 128, blockN = 128, blockK = 32;
+  int64_t warpsM = 2, warpsN = 2, stages = 4;
+  /// Split-K factor (1: none). Partial products go to an [splitK, M, N] f32
+  /// buffer that a second kernel sums in a fixed order (deterministic)
+  /// before the epilogue.
+  int64_t splitK = 1;
+};
 
 /// The tunable choices of the built-in SIMT schedule. Each tile size becomes
 /// a `transform.tune.knob` in the script.
@@ -37,18 +47,11 @@ struct SimtTiling {
   int64_t copyBits = 128;
   int64_t copyA[2] = {1, 4}, copyB[2] = {1, 4};
 
-  /// Tensor-core path (`transform.vibegemm.gemm_to_mma_sync`): f16/bf16
-  /// operands, f32 accumulation. When set, blockM/blockN/blockK are the
-  /// block tile and K step of that path, and the SIMT fields above are kept
-  /// for the CPU check, which cannot run mma.sync.
-  bool tensorCore = false;
-  int64_t warpsM = 2, warpsN = 2, stages = 4;
-  /// Split-K factor of the tensor-core path (1: none). Partial products go
-  /// to an [splitK, M, N] f32 buffer that a second kernel sums in a fixed
-  /// order (deterministic) before the epilogue.
-  int64_t splitK = 1;
-  /// The SIMT tiling the CPU check uses when `tensorCore` is set.
-  std::shared_ptr<SimtTiling> simtFallback;
+  /// The tensor-core path (`transform.vibegemm.gemm_to_mma_sync`), when the
+  /// problem takes it (f16/bf16 operands, f32 accumulation). The SIMT fields
+  /// above stay as chosen: the CPU check, which cannot run mma.sync, uses
+  /// them.
+  std::optional<TensorCoreTiling> tensorCore;
 
   int64_t threadsPerBlock() const {
     return (blockM / threadM) * (blockN / threadN);
