@@ -1,0 +1,221 @@
+//===- GemmTile.cpp - What the tensor-core rewrites share -----------------===//
+//
+// Bounds and alignment of a block's GEMM tile, and the elementwise epilogue
+// chain that runs on accumulator values before their one store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/TransformOps/GemmTile.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+bool vibegemm::isBlockLocalAllocation(Value buffer) {
+  Operation *def = buffer.getDefiningOp();
+  return def && isa<memref::AllocOp, memref::AllocaOp>(def);
+}
+
+/// True when an index is provably a multiple of `divisor`: a constant, or
+/// an affine.apply whose expression has that divisor (block offsets such as
+/// `d0 * 128`).
+static bool isMultipleOf(OpFoldResult index, int64_t divisor) {
+  if (std::optional<int64_t> v = getConstantIntValue(index))
+    return *v % divisor == 0;
+  auto apply = cast<Value>(index).getDefiningOp<affine::AffineApplyOp>();
+  return apply &&
+         apply.getAffineMap().getResult(0).getLargestKnownDivisor() %
+                 divisor ==
+             0;
+}
+
+/// True when every row of `view` starts `divisor`-element aligned relative
+/// to its allocation: the allocation's rows are, and every subview offset
+/// along the innermost dimension keeps them so.
+bool vibegemm::rowsAligned(Value view, int64_t divisor) {
+  Value v = view;
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
+      if (!isMultipleOf(sub.getMixedOffsets().back(), divisor))
+        return false;
+      v = sub.getSource();
+    } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+    } else {
+      break;
+    }
+  }
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && !type.isDynamicDim(type.getRank() - 1) &&
+         type.getDimSize(type.getRank() - 1) % divisor == 0;
+}
+
+/// Static upper bound of dimension `dim` of `buffer`.
+FailureOr<int64_t> vibegemm::upperBound(Value buffer, int64_t dim) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  return ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(buffer, dim),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+}
+
+std::optional<unsigned> vibegemm::resultPosition(AffineMap map, unsigned loopDim) {
+  for (auto [i, expr] : llvm::enumerate(map.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loopDim)
+      return i;
+  return std::nullopt;
+}
+
+/// Collects the fill and the elementwise chain around `gemm`, or says why
+/// a consumer cannot run on registers.
+FailureOr<EpilogueChain>
+vibegemm::collectEpilogue(linalg::LinalgOp gemm, std::string &why) {
+  EpilogueChain chain;
+  chain.accumulator = gemm.getDpsInits()[0];
+  chain.registerBuffers.insert(chain.accumulator);
+  Block *block = gemm->getBlock();
+  for (Operation *user : chain.accumulator.getUsers()) {
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    if (fill && fill->getBlock() == block && fill->isBeforeInBlock(gemm) &&
+        fill.getDpsInits()[0] == chain.accumulator)
+      chain.init = fill;
+  }
+  auto readsRegisters = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      return chain.registerBuffers.contains(v);
+    });
+  };
+  for (Operation *op = gemm->getNextNode(); op; op = op->getNextNode()) {
+    if (!readsRegisters(op))
+      continue;
+    if (isa<memref::DeallocOp>(op))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || !generic.hasPureBufferSemantics() ||
+        generic.getNumDpsInits() != 1 ||
+        generic.getNumLoops() != generic.getNumParallelLoops()) {
+      why = llvm::formatv("'{0}' reads the accumulator and is not an "
+                          "elementwise linalg.generic",
+                          op->getName().getStringRef())
+                .str();
+      return failure();
+    }
+    for (OpOperand &operand : generic->getOpOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      bool onRegisters = chain.registerBuffers.contains(operand.get()) &&
+                         generic.isDpsInput(&operand);
+      if ((onRegisters || generic.isDpsInit(&operand)) && !map.isIdentity()) {
+        why = "an epilogue reads or writes the accumulator tile through a "
+              "non-identity map";
+        return failure();
+      }
+      if (generic.isDpsInit(&operand) &&
+          chain.registerBuffers.contains(operand.get())) {
+        why = "an epilogue writes into the accumulator in place";
+        return failure();
+      }
+      for (AffineExpr expr : map.getResults())
+        if (!isa<AffineDimExpr, AffineConstantExpr>(expr)) {
+          why = "an epilogue operand is indexed by a non-trivial expression";
+          return failure();
+        }
+    }
+    chain.ops.push_back(generic);
+    chain.registerBuffers.insert(generic.getDpsInits()[0]);
+  }
+  // Block-local buffers of the chain must have no readers besides it.
+  for (Value buffer : chain.registerBuffers) {
+    if (!isBlockLocalAllocation(buffer))
+      continue;
+    for (Operation *user : buffer.getUsers())
+      if (user != gemm.getOperation() && user != chain.init.getOperation() &&
+          !isa<memref::DeallocOp>(user) &&
+          !llvm::is_contained(chain.ops, user)) {
+        why = llvm::formatv("the accumulator tile is also used by '{0}'",
+                            user->getName().getStringRef())
+                  .str();
+        return failure();
+      }
+  }
+  return chain;
+}
+
+SmallVector<std::pair<Value, Value>>
+vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
+                           const EpilogueChain &chain,
+                           ArrayRef<Value> tileIndices, Value value) {
+  // Buffers in the order their values are produced; block-local ones stay
+  // in registers.
+  SmallVector<std::pair<Value, Value>> results;
+  DenseMap<Value, Value> registers;
+  registers[chain.accumulator] = value;
+  results.push_back({chain.accumulator, value});
+  for (linalg::GenericOp op : chain.ops) {
+    IRMapping mapping;
+    Block *body = op.getBody();
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = body->getArgument(operand.getOperandNumber());
+      if (op.isDpsInput(&operand) && registers.count(operand.get())) {
+        mapping.map(arg, registers[operand.get()]);
+        continue;
+      }
+      if (op.isDpsInit(&operand) && arg.use_empty())
+        continue;
+      SmallVector<Value> indices;
+      for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults())
+        indices.push_back(
+            isa<AffineDimExpr>(expr)
+                ? tileIndices[cast<AffineDimExpr>(expr).getPosition()]
+                : arith::ConstantIndexOp::create(
+                      b, loc, cast<AffineConstantExpr>(expr).getValue())
+                      .getResult());
+      mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
+    }
+    for (Operation &inner : body->without_terminator())
+      b.clone(inner, mapping);
+    Value result =
+        mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+    registers[op.getDpsInits()[0]] = result;
+    results.push_back({op.getDpsInits()[0], result});
+  }
+  return results;
+}
+
+bool vibegemm::canStoreVectors(Value buffer, unsigned nPos, int64_t elements) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (nPos != type.getRank() - 1)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return false;
+  return rowsAligned(buffer, elements);
+}
+
+void vibegemm::eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
+                                    const EpilogueChain &chain) {
+  SmallVector<Operation *> dead(chain.ops.rbegin(), chain.ops.rend());
+  dead.push_back(gemm);
+  if (chain.init)
+    dead.push_back(chain.init);
+  for (Operation *op : dead)
+    b.eraseOp(op);
+  for (Value buffer : chain.registerBuffers) {
+    if (!isBlockLocalAllocation(buffer))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        b.eraseOp(user);
+    if (buffer.use_empty())
+      b.eraseOp(buffer.getDefiningOp());
+  }
+}
