@@ -439,6 +439,10 @@ def _parse_arg(a, where, names, errors, warnings):
         errors.append(f"{where}: must be an object like {{\"buffer\": NAME}} "
                       f"or {{\"i64\": V}}")
         return None
+    if "tensor_map" in a:
+        errors.append(f"{where}: TMA descriptor arguments (tensor_map) are "
+                      f"run by the C++ runner only; use vibegemm-run")
+        return None
     kinds = [k for k in a if k in ARG_BYTES]
     if len(kinds) != 1:
         errors.append(f"{where}: needs exactly one of buffer, i64, i32, f32; "

@@ -93,6 +93,8 @@ void loadOnce() {
       resolve(lib, d.cuGraphDestroy, {"cuGraphDestroy"}, missing) &&
       resolve(lib, d.cuGetErrorName, {"cuGetErrorName"}, missing) &&
       resolve(lib, d.cuGetErrorString, {"cuGetErrorString"}, missing);
+  std::string optional;
+  resolve(lib, d.cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"}, optional);
   if (!ok) {
     loadError = std::string(path) + " lacks " + missing +
                 "; the driver is too old for this runtime";

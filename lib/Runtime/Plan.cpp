@@ -298,11 +298,60 @@ private:
       } else if (std::optional<double> v = argObj->getNumber("f32")) {
         arg.kind = PlanArg::Kind::F32;
         arg.floatValue = *v;
+      } else if (const json::Object *map = argObj->getObject("tensor_map")) {
+        arg.kind = PlanArg::Kind::TensorMap;
+        if (!parseTensorMap(*map, plan, argWhere + ".tensor_map", arg))
+          return false;
       } else {
-        return setError(argWhere + ": expected buffer, i64, i32 or f32");
+        return setError(argWhere +
+                        ": expected buffer, i64, i32, f32 or tensor_map");
       }
       launch.args.push_back(std::move(arg));
     }
+    return true;
+  }
+
+  bool parseTensorMap(const json::Object &obj, const Plan &plan,
+                      const std::string &where, PlanArg &arg) {
+    std::optional<llvm::StringRef> name = obj.getString("buffer");
+    const PlanBuffer *buffer = name ? plan.find(*name) : nullptr;
+    if (!buffer)
+      return setError(where + ": unknown or missing buffer");
+    arg.buffer = name->str();
+    const json::Array *box = obj.getArray("box");
+    if (!box || box->size() != buffer->shape.size() || box->empty() ||
+        box->size() > 5)
+      return setError(where + ": box needs one size per buffer dimension "
+                              "(at most 5)");
+    for (const json::Value &v : *box) {
+      std::optional<int64_t> size = v.getAsInteger();
+      if (!size || *size < 1 || *size > 256)
+        return setError(where + ": box sizes must be in [1, 256]");
+      arg.tensorMap.box.push_back(*size);
+    }
+    // The dialect's names, mapped to the driver's enum values.
+    auto choose = [&](llvm::StringRef key,
+                      std::initializer_list<llvm::StringRef> names,
+                      int &out) {
+      llvm::StringRef value = obj.getString(key).value_or(*names.begin());
+      for (auto [i, n] : llvm::enumerate(names))
+        if (n == value) {
+          out = static_cast<int>(i);
+          return true;
+        }
+      return setError(where + ": unknown " + key.str() + " '" + value.str() +
+                      "'");
+    };
+    if (!choose("swizzle",
+                {"none", "swizzle_32b", "swizzle_64b", "swizzle_128b"},
+                arg.tensorMap.swizzle) ||
+        !choose("l2promo",
+                {"none", "l2promo_64b", "l2promo_128b", "l2promo_256b"},
+                arg.tensorMap.l2Promotion) ||
+        !choose("oob", {"zero", "nan"}, arg.tensorMap.oobFill) ||
+        !choose("interleave", {"none", "interleave_16b", "interleave_32b"},
+                arg.tensorMap.interleave))
+      return false;
     return true;
   }
 

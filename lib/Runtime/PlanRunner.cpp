@@ -225,6 +225,69 @@ struct LoadedPlan {
     return s;
   }
 
+  /// Device copies of the plan's TMA descriptors, by launch, argument and
+  /// the address of the buffer they describe (one per buffer set).
+  std::map<std::tuple<size_t, size_t, CUdeviceptr>, CUdeviceptr> tensorMaps;
+
+  /// Encodes the tensor maps of `set`'s buffers into device memory; done
+  /// before anything is timed or captured.
+  Outcome encodeTensorMaps(Session &s, DeviceMemory &mem,
+                           const BufferSet &set) {
+    for (auto [i, launch] : llvm::enumerate(plan->launches))
+      for (auto [j, arg] : llvm::enumerate(launch.args)) {
+        if (arg.kind != PlanArg::Kind::TensorMap)
+          continue;
+        CUdeviceptr base = set.at(arg.buffer);
+        auto key = std::make_tuple(i, j, base);
+        if (tensorMaps.count(key))
+          continue;
+        if (!s.d->cuTensorMapEncodeTiled)
+          return fail(kStatusLoadError,
+                      "the CUDA driver has no cuTensorMapEncodeTiled (CUDA "
+                      "12 or newer is needed for TMA kernels)");
+        const PlanBuffer &buffer = *plan->find(arg.buffer);
+        static const std::map<DType, int> kDataType = {
+            {DType::I8, 0},  {DType::I32, 3},  {DType::I64, 5},
+            {DType::F16, 6}, {DType::F32, 7},  {DType::F64, 8},
+            {DType::BF16, 9}};
+        // The driver takes dimensions innermost first, and the byte
+        // strides of all but the innermost.
+        size_t rank = buffer.shape.size();
+        std::vector<unsigned long long> dims, strides;
+        std::vector<unsigned> box, elementStrides(rank, 1);
+        unsigned long long stride = dtypeBytes(buffer.dtype);
+        for (size_t d = 0; d < rank; ++d) {
+          size_t dim = rank - 1 - d;
+          dims.push_back(buffer.shape[dim]);
+          box.push_back(static_cast<unsigned>(arg.tensorMap.box[dim]));
+          if (d > 0)
+            strides.push_back(stride);
+          stride *= buffer.shape[dim];
+        }
+        cuda::CUtensorMap map;
+        const PlanTensorMap &t = arg.tensorMap;
+        if (CUresult r = s.d->cuTensorMapEncodeTiled(
+                &map, kDataType.at(buffer.dtype), rank,
+                reinterpret_cast<void *>(base), dims.data(), strides.data(),
+                box.data(), elementStrides.data(), t.interleave, t.swizzle,
+                t.l2Promotion, t.oobFill))
+          return fail(kStatusLoadError,
+                      llvm::formatv("cuTensorMapEncodeTiled refused the "
+                                    "descriptor of {0} for kernel '{1}': {2}",
+                                    arg.buffer, launch.kernel,
+                                    s.d->describe(r)));
+        CUdeviceptr device = 0;
+        if (Outcome o = mem.allocate(sizeof(map), device, "a TMA descriptor");
+            !o)
+          return o;
+        if (CUresult r = s.d->cuMemcpyHtoD(device, &map, sizeof(map)))
+          return fail(kStatusLoadError,
+                      "copying a TMA descriptor: " + s.d->describe(r));
+        tensorMaps[key] = device;
+      }
+    return Outcome::ok();
+  }
+
   /// Queues the plan's launches; `events` (launches + 1, or null) brackets
   /// each launch for per-kernel times.
   CUresult enqueue(Session &s, const BufferSet &set, CUevent *events) const {
@@ -252,6 +315,13 @@ struct LoadedPlan {
         case PlanArg::Kind::F32: {
           float v = static_cast<float>(arg.floatValue);
           std::memcpy(&slots[j], &v, 4);
+          break;
+        }
+        case PlanArg::Kind::TensorMap: {
+          auto it = tensorMaps.find(std::make_tuple(i, j, set.at(arg.buffer)));
+          if (it == tensorMaps.end())
+            return CUDA_ERROR_INVALID_VALUE;
+          slots[j] = it->second;
           break;
         }
         }
@@ -663,6 +733,13 @@ private:
         return o;
     }
     sets.push_back(mainPlan.set());
+    if (Outcome o = mainPlan.encodeTensorMaps(session, mem, sets.front()); !o)
+      return o;
+    if (refPlan)
+      if (Outcome o = referencePlan.encodeTensorMaps(session, mem,
+                                                     referencePlan.set());
+          !o)
+        return o;
     return Outcome::ok();
   }
 
@@ -681,6 +758,8 @@ private:
           session.d->cuMemsetD8(p, kPoisonByte, b.bytes);
         set[b.name] = p;
       }
+      if (!mainPlan.encodeTensorMaps(session, mem, set))
+        break;
       sets.push_back(std::move(set));
     }
     session.d->cuCtxSynchronize();

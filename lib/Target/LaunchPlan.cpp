@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -95,6 +96,9 @@ private:
           continue;
         }
       }
+      // Tensor maps are encoded by the runtime when a launch passes them.
+      if (isa<nvgpu::TmaCreateDescriptorOp>(op))
+        continue;
       // Side-effect-free host ops (constants, poison) launch nothing.
       if (isa<func::ReturnOp, memref::DeallocOp>(op) || isMemoryEffectFree(&op))
         continue;
@@ -189,6 +193,13 @@ private:
         args.push_back(llvm::json::Object{{"buffer", it->second}});
         continue;
       }
+      if (auto tensorMap = tensorMapSource(operand)) {
+        FailureOr<llvm::json::Object> arg = tensorMapArg(launch, tensorMap);
+        if (failed(arg))
+          return failure();
+        args.push_back(std::move(*arg));
+        continue;
+      }
       Attribute attr;
       if (!matchPattern(operand, m_Constant(&attr)))
         return emitError(launch.getLoc(),
@@ -211,6 +222,51 @@ private:
         {"shared_bytes", shared},
         {"args", std::move(args)}});
     return success();
+  }
+
+  /// The descriptor op behind a kernel's tensor-map pointer (outlining
+  /// passes it through a cast to `!llvm.ptr`).
+  static nvgpu::TmaCreateDescriptorOp tensorMapSource(Value operand) {
+    if (auto cast = operand.getDefiningOp<UnrealizedConversionCastOp>())
+      if (cast->getNumOperands() == 1)
+        operand = cast->getOperand(0);
+    return operand.getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+  }
+
+  /// A tensor map over a whole plan buffer: the runtime encodes it with
+  /// cuTensorMapEncodeTiled for the buffer's address and passes a pointer
+  /// to it. Box sizes are outermost first, like the buffer's shape.
+  FailureOr<llvm::json::Object>
+  tensorMapArg(gpu::LaunchFuncOp launch, nvgpu::TmaCreateDescriptorOp op) {
+    Value source = op.getTensor();
+    if (auto cast = source.getDefiningOp<memref::CastOp>())
+      source = cast.getSource();
+    auto it = names.find(source);
+    auto type = dyn_cast<MemRefType>(source.getType());
+    if (it == names.end() || !type || !type.getLayout().isIdentity())
+      return emitError(launch.getLoc(), "a TMA descriptor must cover a "
+                                        "whole row-major plan buffer");
+    llvm::json::Array box;
+    for (Value size : op.getBoxDimensions()) {
+      APInt value;
+      if (!matchPattern(size, m_ConstantInt(&value)))
+        return emitError(op.getLoc(), "TMA box sizes must be constants");
+      box.push_back(value.getSExtValue());
+    }
+    nvgpu::TensorMapDescriptorType desc = op.getTensorMap().getType();
+    return llvm::json::Object{
+        {"tensor_map",
+         llvm::json::Object{
+             {"buffer", it->second},
+             {"box", std::move(box)},
+             {"swizzle",
+              nvgpu::stringifyTensorMapSwizzleKind(desc.getSwizzle()).str()},
+             {"l2promo",
+              nvgpu::stringifyTensorMapL2PromoKind(desc.getL2promo()).str()},
+             {"oob", nvgpu::stringifyTensorMapOOBKind(desc.getOob()).str()},
+             {"interleave", nvgpu::stringifyTensorMapInterleaveKind(
+                                desc.getInterleave())
+                                .str()}}}};
   }
 
   StringRef target;

@@ -11,8 +11,10 @@
 #include "vibegemm/Transforms/Schedules.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -37,18 +39,20 @@ constexpr llvm::StringLiteral kOutlineKernelsPipeline =
 std::string devicePipeline(const TargetInfo &target, unsigned optLevel) {
   // Vector transfers are lowered only here, after the module-wide
   // bufferization folded the boundary casts into static layouts; lowering
-  // them earlier gives scalar loads. nvgpu ops (mma.sync, ldmatrix,
-  // cp.async) from tensor-core scripts become NVVM here too. Vector ops go
+  // them earlier gives scalar loads. nvgpu ops (ldmatrix, cp.async, TMA,
+  // mbarriers, wgmma) from tensor-core scripts become NVVM first, while
+  // loops are still scf: the warpgroup accumulators they carry are
+  // converted with them. Vector ops go
   // through convert-gpu-to-nvvm, which maps the workgroup address space of
   // shared-memory stores; what remains after it is lowered last.
   return llvm::formatv(
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
-      "gpu.module(convert-linalg-to-loops,"
+      "gpu.module(convert-linalg-to-loops,convert-nvgpu-to-nvvm,"
       "convert-vector-to-scf{{full-unroll=true target-rank=1},lower-affine,"
       "convert-scf-to-cf,canonicalize,expand-strided-metadata,lower-affine,"
-      "convert-nvgpu-to-nvvm,"
       "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=true},"
-      "convert-vector-to-llvm,convert-arith-to-llvm,canonicalize,cse,"
+      "convert-vector-to-llvm,convert-arith-to-llvm,convert-nvvm-to-llvm,"
+      "canonicalize,cse,"
       "reconcile-unrealized-casts),"
       "gpu-module-to-binary{{format=isa},symbol-dce",
       target.chip, target.features, optLevel);
@@ -175,6 +179,48 @@ void hoistKernelAccumulators(ModuleOp module) {
   });
 }
 
+/// TMA descriptors reach a kernel as pointers to the 128-byte tensor map
+/// in global memory, which the runtime encodes from the plan. NVVM lowering
+/// has no conversion for a kernel argument of descriptor type, so the
+/// argument becomes `!llvm.ptr` with a cast back for its users; the cast
+/// folds away once the nvgpu ops are lowered.
+void passTensorMapsAsPointers(ModuleOp module) {
+  module.walk([](gpu::GPUFuncOp kernel) {
+    if (kernel.isExternal())
+      return;
+    auto ptrType = LLVM::LLVMPointerType::get(kernel.getContext());
+    Block &entry = kernel.getBody().front();
+    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+    SmallVector<Type> argTypes(kernel.getArgumentTypes());
+    bool changed = false;
+    for (BlockArgument arg : entry.getArguments()) {
+      if (!isa<nvgpu::TensorMapDescriptorType>(arg.getType()))
+        continue;
+      Type descriptorType = arg.getType();
+      arg.setType(ptrType);
+      auto cast = UnrealizedConversionCastOp::create(
+          builder, arg.getLoc(), descriptorType, ValueRange{arg});
+      arg.replaceAllUsesExcept(cast.getResult(0), cast);
+      argTypes[arg.getArgNumber()] = ptrType;
+      changed = true;
+    }
+    if (changed)
+      kernel.setFunctionType(FunctionType::get(
+          kernel.getContext(), argTypes, kernel.getResultTypes()));
+  });
+  // The launches pass the same pointer; the plan reads the descriptor's
+  // source through the cast.
+  module.walk([](gpu::LaunchFuncOp launch) {
+    OpBuilder builder(launch);
+    auto ptrType = LLVM::LLVMPointerType::get(launch.getContext());
+    for (OpOperand &operand : launch->getOpOperands())
+      if (isa<nvgpu::TensorMapDescriptorType>(operand.get().getType()))
+        operand.set(UnrealizedConversionCastOp::create(
+                        builder, launch.getLoc(), ptrType, operand.get())
+                        .getResult(0));
+  });
+}
+
 /// Names of functions PTX declares `.extern` but does not define. Kernels
 /// call libdevice (`__nv_tanhf`, ...) for math; when the CUDA toolkit's
 /// libdevice was not found at serialisation they stay unresolved, and no
@@ -242,6 +288,7 @@ public:
     });
     forwardCopiesIntoOutParams(module);
     hoistKernelAccumulators(module);
+    passTensorMapsAsPointers(module);
     if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
         failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
       return signalPassFailure();

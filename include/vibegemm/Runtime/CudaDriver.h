@@ -26,8 +26,13 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUgraph = struct CUgraph_st *;
 using CUgraphExec = struct CUgraphExec_st *;
+/// The opaque 128-byte TMA descriptor cuTensorMapEncodeTiled fills in.
+struct alignas(64) CUtensorMap {
+  unsigned long long opaque[16];
+};
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 inline constexpr int CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38;
@@ -80,6 +85,16 @@ struct Driver {
   CUresult (*cuGraphDestroy)(CUgraph);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// CUDA 12+; null on older drivers (plans with TMA descriptors then fail
+  /// to load with a clear message).
+  CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int dataType,
+                                     unsigned rank, void *globalAddress,
+                                     const unsigned long long *globalDim,
+                                     const unsigned long long *globalStrides,
+                                     const unsigned *boxDim,
+                                     const unsigned *elementStrides,
+                                     int interleave, int swizzle,
+                                     int l2Promotion, int oobFill) = nullptr;
 
   /// "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered".
   std::string describe(CUresult result) const;

@@ -42,12 +42,22 @@ struct PlanBuffer {
   size_t numElements() const { return bytes / dtypeBytes(dtype); }
 };
 
+/// A TMA descriptor over a whole buffer, encoded by the runtime with
+/// cuTensorMapEncodeTiled; the kernel gets a pointer to it. The enums hold
+/// the CUDA driver's values.
+struct PlanTensorMap {
+  std::vector<int64_t> box; // outermost first, like the buffer's shape
+  int swizzle = 0, l2Promotion = 0, oobFill = 0, interleave = 0;
+};
+
 struct PlanArg {
-  enum class Kind { Buffer, I64, I32, F32 };
+  enum class Kind { Buffer, I64, I32, F32, TensorMap };
   Kind kind = Kind::Buffer;
+  /// The buffer passed, or the one a tensor map covers.
   std::string buffer;
   int64_t intValue = 0;
   double floatValue = 0;
+  PlanTensorMap tensorMap;
 };
 
 struct PlanLaunch {
