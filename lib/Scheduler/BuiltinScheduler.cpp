@@ -89,6 +89,34 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   fail("no K tile splits the shared-memory copies evenly over the threads");
 }
 
+/// The Hopper path for sm_90a, when TMA can read the operands: A as
+/// [M, K] and B as [K, N], rows a multiple of 16 bytes, no batch, tiles
+/// of at least 64 rows. 128x256 tiles with two consumer warpgroups where
+/// they fill the chip, else 128x128 with one.
+std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
+                                                  const TargetInfo &target) {
+  if (target.name != "sm_90a" || p.batch != 1 || p.transposeA ||
+      p.transposeB || p.k % 8 || p.n % 8 || p.m < 64 || p.n < 64)
+    return std::nullopt;
+  TensorCoreTiling t;
+  t.wgmma = true;
+  t.blockK = 64;
+  t.warpsM = t.warpsN = 0;
+  int64_t wide = llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
+  if (wide >= target.smCount) {
+    t.blockM = 128;
+    t.blockN = 256;
+    t.consumers = 2;
+    t.stages = 4;
+  } else {
+    t.blockM = 128;
+    t.blockN = 128;
+    t.consumers = 1;
+    t.stages = 6;
+  }
+  return t;
+}
+
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
 /// operands accumulating in f32 and no softmax consumer. (Operands whose
 /// rows 16-byte copies cannot read are loaded through registers.) The block
@@ -101,6 +129,11 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
   if (!halfInputs || !p.accType.isF32() || p.hasSoftmax || p.n < 16)
     return std::nullopt;
+  // Skinny and huge-K shapes stay on mma.sync, where split-K serves them.
+  int64_t wideBlocks = llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
+  if (2 * wideBlocks >= target.smCount)
+    if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target))
+      return hopper;
   struct Shape {
     int64_t bm, bn, wm, wn;
   };
@@ -608,11 +641,18 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   os << "transform.named_sequence @" << sequenceName
      << "(%func: !transform.any_op {transform.consumed}) {\n";
   os << "  // " << comment << "\n";
-  os << llvm::formatv(
-      "  // Tensor-core schedule: {0}x{1} block tiles, {2}x{3} warps of "
-      "m16n8k16 mma.sync,\n  // K steps of {4} through a {5}-stage cp.async "
-      "ring, epilogue on registers.\n",
-      t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages);
+  if (t.wgmma)
+    os << llvm::formatv(
+        "  // Hopper schedule: {0}x{1} block tiles, a TMA producer warpgroup "
+        "and {2} wgmma\n  // consumer warpgroup(s), K steps of 64 through a "
+        "{3}-stage mbarrier ring.\n",
+        t.blockM, t.blockN, t.consumers, t.stages);
+  else
+    os << llvm::formatv(
+        "  // Tensor-core schedule: {0}x{1} block tiles, {2}x{3} warps of "
+        "m16n8k16 mma.sync,\n  // K steps of {4} through a {5}-stage "
+        "cp.async ring, epilogue on registers.\n",
+        t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages);
   knob("block_m", t.blockM, "16, 32, 64, 128, 256");
   knob("block_n", t.blockN, "16, 32, 64, 128, 256");
   writeRoleMatches(os, ops, /*softmax=*/false);
@@ -758,10 +798,16 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   os << "  %gemm_mapped = transform.structured.match attributes{vibegemm.role "
         "= \"root\"} in %gemm_launch : "
      << anyOp << "\n";
-  os << llvm::formatv(
-      "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
-      "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
-      t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+  if (t.wgmma)
+    os << llvm::formatv(
+        "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
+        "{{stages = {0}, consumers = {1}} : {2}\n",
+        t.stages, t.consumers, anyOp);
+  else
+    os << llvm::formatv(
+        "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
+        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
+        t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
   if (!fused && !ops.epilogues.empty())
     os << llvm::formatv(
         "  %epilogue_loops = transform.structured.match ops{{[\"scf.forall\"]} "

@@ -8,6 +8,7 @@
 
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
+#include "vibegemm/TransformOps/WgmmaGemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -56,6 +57,40 @@ DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsMmaSync(rewriter, target, options, why);
+  if (failed(loop)) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  results.push_back(*loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult transform::GemmToWgmmaOp::verify() {
+  if (getStages() < 2 || getStages() > 8)
+    return emitOpError("stages must be between 2 and 8");
+  if (getConsumers() < 1 || getConsumers() > 3)
+    return emitOpError("consumers must be 1, 2 or 3 warpgroups");
+  return success();
+}
+
+void transform::GemmToWgmmaOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  vibegemm::WgmmaOptions options;
+  options.stages = getStages();
+  options.consumers = getConsumers();
+  std::string why;
+  FailureOr<scf::ForOp> loop =
+      vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);
   if (failed(loop)) {
     DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
     diag.attachNote(target->getLoc()) << "target op";

@@ -240,10 +240,13 @@ std::string formatMs(const json::Object &c) {
 json::Object builtinScheduleJson(const SimtTiling &t) {
   if (const std::optional<TensorCoreTiling> &tc = t.tensorCore)
     return json::Object{
-        {"kind", "tensor_core"},
+        {"kind", tc->wgmma ? "wgmma" : "tensor_core"},
         {"why_not_staged", nullptr},
         {"block", json::Array{tc->blockM, tc->blockN, tc->blockK}},
-        {"warps", json::Array{tc->warpsM, tc->warpsN}},
+        {"warps", tc->wgmma ? json::Value(nullptr)
+                            : json::Value(json::Array{tc->warpsM, tc->warpsN})},
+        {"consumers", tc->wgmma ? json::Value(tc->consumers)
+                                : json::Value(nullptr)},
         {"stages", tc->stages},
         {"split_k", tc->splitK}};
   return json::Object{

@@ -105,7 +105,8 @@ def cmd_compile(args):
 
     def one(p):
         rec = vibegemm_side.compile_problem(
-            p, problems.mlir(p), os.path.join(args.out, p.name), opt, args.timeout)
+            p, problems.mlir(p), os.path.join(args.out, p.name), opt, args.timeout,
+            args.target)
         extra = f": {rec.get('first_error')}" if rec["status"] != "ok" else f" -> {rec.get('plan')}"
         log(f"{p.name}: {rec['status']} in {rec['seconds']:.1f} s{extra}")
         return rec
@@ -262,6 +263,9 @@ def main(argv=None):
     common(c)
     c.add_argument("--vibegemm-opt", default=DEFAULT_OPT, help=f"default {DEFAULT_OPT}")
     c.add_argument("--timeout", type=float, default=600, help="seconds per problem (600)")
+    c.add_argument("--target", default="sm_90a",
+                   help="GPU architecture (default sm_90a: the H100/H200's wgmma path; "
+                        "sm_90 for portable PTX)")
     c.add_argument("--jobs", "-j", type=int, default=1, help="compiles at a time (1)")
     c.set_defaults(fn=cmd_compile)
 

@@ -84,7 +84,7 @@ def find_plan(artifacts, function):
     return None, "several dispatch plans and no whole-function plan: " + ", ".join(plans)
 
 
-def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout):
+def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout, target="sm_90a"):
     """Write ``pdir``/input.mlir, compile it, write and return compile.json."""
     os.makedirs(pdir, exist_ok=True)
     src = os.path.join(pdir, "input.mlir")
@@ -99,7 +99,9 @@ def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout):
                 os.remove(os.path.join(d, name))
     if os.path.exists(out):
         os.remove(out)
-    cmd = [vibegemm_opt, f"--llm-schedule=artifacts-dir={artifacts} measure=off", src, "-o", out]
+    cmd = [vibegemm_opt,
+           f"--llm-schedule=artifacts-dir={artifacts} measure=off target={target}",
+           src, "-o", out]
     rec = {"problem": p.name, "command": shlex.join(cmd), "timeout_s": timeout}
     t0 = time.monotonic()
     try:

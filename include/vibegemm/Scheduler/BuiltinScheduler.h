@@ -25,6 +25,11 @@ struct TensorCoreTiling {
   /// buffer that a second kernel sums in a fixed order (deterministic)
   /// before the epilogue.
   int64_t splitK = 1;
+  /// The Hopper path (`transform.vibegemm.gemm_to_wgmma`, sm_90a): TMA and
+  /// wgmma with `consumers` warpgroups; blockK is then 64 and the warp
+  /// fields are unused.
+  bool wgmma = false;
+  int64_t consumers = 1;
 };
 
 /// The tunable choices of the built-in SIMT schedule. Each tile size becomes

@@ -79,4 +79,77 @@ def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
   let hasVerifier = 1;
 }
 
+
+def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Rewrites a block's GEMM tile into a warp-specialised "
+                "TMA + wgmma kernel (sm_90a)";
+  let description = [{
+    Takes a bufferized `linalg` contraction computing one block's output
+    tile inside a `gpu.launch`, with A viewed as `[M, K]` and B as `[K, N]`
+    (both row-major, no batch dimension), f16 or bf16 operands and an f32
+    accumulator, whose operands are unit-stride views of whole static 2-D
+    buffers defined outside the launch, and replaces it with a Hopper
+    kernel body built from the `nvgpu` dialect's TMA, mbarrier and
+    warpgroup ops:
+
+    - Host side, before the launch, `nvgpu.tma.create.descriptor` makes a
+      128-byte-swizzled tensor map of each operand buffer (boxes of
+      `BM x 64` for A and `64 x 64` for B, out-of-bounds reads as zero).
+      Launch plans pass them as `tensor_map` arguments, which the runtime
+      encodes with `cuTensorMapEncodeTiled`.
+    - The launch gets `128 * (1 + consumers)` threads. Warpgroup 0 is the
+      producer: its first thread streams 64-wide K-tiles of A and B with
+      `nvgpu.tma.async.load` into a `stages`-deep ring of shared-memory
+      slots, each guarded by a "full" mbarrier (transaction bytes) and an
+      "empty" one (released by the consumers).
+    - Each consumer warpgroup owns `BM / consumers` rows of the tile and
+      runs `nvgpu.warpgroup.mma` (`wgmma.mma_async` m64nBNk16) on the slots
+      with f32 accumulators in registers, keeping one wgmma group in flight.
+      With two or more consumers, `setmaxnreg` moves registers from the
+      producer to them.
+    - The accumulators go through a padded shared-memory staging tile; every
+      thread then finishes 8-column chunks: the fill value (or the output's
+      old contents, without a fill) is added, the elementwise
+      `linalg.generic` consumers (bias, activations, scale, residual,
+      truncation) run, and results are stored 16 bytes at a time where the
+      output allows it, element by element at ragged edges.
+
+    The tile sizes come from the block tile: BM rounds up to a multiple of
+    `64 * consumers`, BN to a multiple of 64, both at most 256, and each
+    consumer may hold at most 128 accumulators per thread. Needs `sm_90a`.
+
+    #### Return modes
+
+    Consumes the `target` handle and produces a handle to the consumers' K
+    loop (`scf.for`). Emits a silenceable failure, leaving the payload
+    unchanged, when the target is not such a contraction, is batched or has
+    another operand layout, has other element types, has operands whose
+    rows are not a multiple of 16 bytes or that are not views of whole
+    buffers, does not span the whole K, when the tile or accumulators are
+    too large, when the ring and staging tile exceed 227 KiB of shared
+    memory, or when a consumer is not an elementwise generic.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<I64Attr, "4">:$stages,
+                   DefaultValuedAttr<I64Attr, "1">:$consumers);
+  let results = (outs TransformHandleTypeInterface:$loop);
+
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // VIBEGEMM_TRANSFORM_OPS

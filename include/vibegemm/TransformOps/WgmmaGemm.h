@@ -1,0 +1,38 @@
+//===- WgmmaGemm.h - A block's GEMM tile as a Hopper wgmma kernel -*- C++ -*-===//
+//
+// Builds the sm_90a body behind `transform.vibegemm.gemm_to_wgmma`: TMA
+// loads into a swizzled shared-memory ring by a producer warpgroup,
+// mbarrier handshakes, wgmma by consumer warpgroups, and the epilogue from
+// a shared-memory staging tile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_TRANSFORMOPS_WGMMAGEMM_H
+#define VIBEGEMM_TRANSFORMOPS_WGMMAGEMM_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <string>
+
+namespace mlir::vibegemm {
+
+struct WgmmaOptions {
+  int64_t stages = 4;
+  /// Consumer warpgroups; each owns block_m / consumers rows.
+  int64_t consumers = 1;
+};
+
+/// Replaces the bufferized contraction `target` (one block's output tile,
+/// inside a gpu.launch, operands viewing whole buffers defined outside it)
+/// and its elementwise consumers with a warp-specialised TMA + wgmma kernel
+/// body, and returns the consumers' K loop. On failure the IR is untouched
+/// and `why` says what did not fit.
+FailureOr<scf::ForOp> rewriteGemmAsWgmma(RewriterBase &rewriter,
+                                         Operation *target,
+                                         const WgmmaOptions &options,
+                                         std::string &why);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_TRANSFORMOPS_WGMMAGEMM_H

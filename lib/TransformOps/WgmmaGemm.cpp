@@ -1,0 +1,649 @@
+//===- WgmmaGemm.cpp - A block's GEMM tile as a Hopper wgmma kernel -------===//
+//
+// Warp specialisation: warpgroup 0 is the producer, whose first thread
+// streams 64-wide K-tiles of A and B into a ring of 128-byte-swizzled
+// shared-memory slots with TMA; "full" mbarriers count the bytes in and
+// "empty" mbarriers hand slots back. The consumer warpgroups run wgmma on
+// the slots with f32 accumulators in registers, keeping one wgmma group in
+// flight. The result goes through a padded shared-memory staging tile so
+// the elementwise epilogue reads rows and stores them 16 bytes at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/TransformOps/WgmmaGemm.h"
+#include "vibegemm/TransformOps/GemmTile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+/// A K-tile is one 128-byte swizzle row of 16-bit elements; B comes in
+/// boxes of as many columns.
+constexpr int64_t kBlockK = 64;
+constexpr int64_t kBoxN = 64;
+constexpr int64_t kWarpgroup = 128;
+/// 128-byte swizzling repeats every 1024 bytes; slots start on it.
+constexpr int64_t kSwizzleRepeat = 1024;
+/// Staging rows are padded by 4 floats so accumulator stores spread over
+/// the banks.
+constexpr int64_t kStagePad = 4;
+/// Chunk of a staged row one thread finishes: 8 values, 16 bytes of bf16.
+constexpr int64_t kStoreChunk = 8;
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+/// Ticks before a try_wait suspends and retries (PTX's suggestion).
+constexpr int64_t kWaitTicks = 10000000;
+
+/// An operand as TMA reads it: the whole buffer and where the block's tile
+/// starts in it.
+struct TmaOperand {
+  Value tile;
+  Value root;
+  /// Offsets of every subview between root and tile, per dimension.
+  SmallVector<SmallVector<OpFoldResult>> offsets;
+  int64_t boxRows = 0; // rows of one box; the box is 64 elements wide
+  Value descriptor;
+};
+
+/// Follows subviews (unit strides, no rank change) and casts from `view`
+/// to the buffer it views.
+LogicalResult traceToRoot(TmaOperand &op, std::string &why) {
+  Value v = op.tile;
+  auto rank = cast<MemRefType>(v.getType()).getRank();
+  op.offsets.assign(rank, {});
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
+      if (sub.getSourceType().getRank() != rank ||
+          !llvm::all_of(sub.getMixedStrides(), [](OpFoldResult s) {
+            return isConstantIntValue(s, 1);
+          })) {
+        why = "TMA operands must be unit-stride views of a buffer";
+        return failure();
+      }
+      for (auto [d, offset] : llvm::enumerate(sub.getMixedOffsets()))
+        op.offsets[d].push_back(offset);
+      v = sub.getSource();
+      continue;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    break;
+  }
+  op.root = v;
+  return success();
+}
+
+class WgmmaBuilder {
+public:
+  WgmmaBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
+               const WgmmaOptions &options)
+      : b(rewriter), loc(gemm.getLoc()), gemm(gemm), opt(options),
+        threads(kWarpgroup * (1 + options.consumers)) {}
+
+  LogicalResult analyse(std::string &why);
+  scf::ForOp build();
+
+private:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value both(Value x, Value y) {
+    if (!x)
+      return y;
+    return arith::AndIOp::create(b, loc, x, y);
+  }
+  /// Parity bit of `round` as the i1 an mbarrier wait takes.
+  Value parity(Value round) {
+    return arith::IndexCastOp::create(b, loc, b.getI1Type(), rem(round, 2));
+  }
+  Value extent(Value buffer, int64_t dim) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.isDynamicDim(dim))
+      return c(type.getDimSize(dim));
+    return memref::DimOp::create(b, loc, buffer, dim);
+  }
+  /// Shared memory at byte `offset` past the aligned base, as `type`.
+  Value sharedView(Value offset, ArrayRef<int64_t> shape, Type element) {
+    auto type = MemRefType::get(shape, element, AffineMap(), smemSpace());
+    return memref::ViewOp::create(b, loc, type, dynamicSmem,
+                                  add(alignedBase, offset), ValueRange{});
+  }
+  Attribute smemSpace() {
+    return gpu::AddressSpaceAttr::get(b.getContext(),
+                                      gpu::AddressSpace::Workgroup);
+  }
+  nvgpu::TensorMapDescriptorType tensorMapType(int64_t rows) {
+    return nvgpu::TensorMapDescriptorType::get(
+        b.getContext(),
+        MemRefType::get({rows, kBlockK}, elementType, AffineMap(), smemSpace()),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  }
+  /// Sum of the subview offsets along `dim`: the tile's origin there.
+  Value origin(TmaOperand &op, unsigned dim) {
+    Value sum = c(0);
+    for (OpFoldResult offset : op.offsets[dim])
+      sum = add(sum, getValueOrCreateConstantIndexOp(b, loc, offset));
+    return sum;
+  }
+  SmallVector<Value> indicesFor(AffineMap map, Value row, Value col);
+
+  void createDescriptors();
+  void emitProducer(Value kTiles);
+  scf::ForOp emitConsumer(Value kTiles);
+  void emitEpilogue();
+  /// Epilogue for staged element `e` of a chunk: the initial value added,
+  /// the chain run, the results returned per chain buffer.
+  SmallVector<std::pair<Value, Value>> finish(Value row, Value col,
+                                              Value staged);
+
+  int64_t stageBytes() const {
+    return (blockM * kBlockK + kBlockK * blockN) * elementBytes;
+  }
+  int64_t ringBytes() const { return opt.stages * stageBytes(); }
+  int64_t stagingBytes() const { return blockM * (blockN + kStagePad) * 4; }
+  int64_t sharedBytes() const {
+    return std::max(ringBytes(), stagingBytes()) + kSwizzleRepeat;
+  }
+
+  RewriterBase &b;
+  Location loc;
+  linalg::LinalgOp gemm;
+  WgmmaOptions opt;
+  int64_t threads;
+  gpu::LaunchOp launch;
+  unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
+  TmaOperand lhs, rhs;
+  Type elementType;
+  int64_t elementBytes = 2;
+  int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
+  EpilogueChain chain;
+  // Per-thread values, set while building.
+  Value tid, warpgroup, dynamicSmem, alignedBase, barriers;
+  Value mSize, nSize;
+};
+
+LogicalResult WgmmaBuilder::analyse(std::string &why) {
+  auto fail = [&](const Twine &msg) {
+    why = msg.str();
+    return failure();
+  };
+  if (!gemm.hasPureBufferSemantics())
+    return fail("the GEMM must be bufferized first (it works on tensors)");
+  launch = gemm->getParentOfType<gpu::LaunchOp>();
+  if (!launch)
+    return fail("the GEMM is not inside a gpu.launch; map the block loop "
+                "with gpu.map_forall_to_blocks first");
+  if (gemm.getNumDpsInputs() != 2 || gemm.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(gemm))
+    return fail("the target is not a two-operand contraction");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(gemm);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return fail("the contraction must have exactly one M, N and K dimension");
+  if (!dims->batch.empty())
+    return fail("batched contractions are not on the wgmma path yet; use "
+                "gemm_to_mma_sync");
+  mDim = dims->m[0];
+  nDim = dims->n[0];
+  kDim = dims->k[0];
+  numLoops = gemm.getNumLoops();
+
+  Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
+  elementType = getElementTypeOrSelf(a.getType());
+  if (elementType != getElementTypeOrSelf(bv.getType()) ||
+      !(elementType.isF16() || elementType.isBF16()) ||
+      !getElementTypeOrSelf(gemm.getDpsInits()[0].getType()).isF32())
+    return fail("wgmma needs f16 or bf16 operands and an f32 accumulator");
+
+  // The nvgpu lowering reads A as [M, K] (K contiguous) and B as [K, N]
+  // (N contiguous, transposed by wgmma itself).
+  SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
+  auto isDims = [](AffineMap map, unsigned first, unsigned second) {
+    return map.getNumResults() == 2 && map.getResult(0).isFunctionOfDim(first) &&
+           isa<AffineDimExpr>(map.getResult(0)) &&
+           isa<AffineDimExpr>(map.getResult(1)) &&
+           map.getResult(1).isFunctionOfDim(second);
+  };
+  if (!isDims(maps[0], mDim, kDim) || !isDims(maps[1], kDim, nDim))
+    return fail("the wgmma path takes A as [M, K] and B as [K, N], both "
+                "row-major; other layouts use gemm_to_mma_sync");
+  std::optional<unsigned> accM = resultPosition(maps[2], mDim);
+  std::optional<unsigned> accN = resultPosition(maps[2], nDim);
+  if (!accM || !accN)
+    return fail("the accumulator's indexing map must hold M and N");
+
+  lhs.tile = a;
+  rhs.tile = bv;
+  for (TmaOperand *op : {&lhs, &rhs}) {
+    if (failed(traceToRoot(*op, why)))
+      return failure();
+    auto type = dyn_cast<MemRefType>(op->root.getType());
+    // A dispatch argument is still `bufferization.to_buffer` of its tensor
+    // here, typed with a general layout; plan buffers are row-major.
+    bool rowMajor = type && (type.getLayout().isIdentity() ||
+                             op->root.getDefiningOp<bufferization::ToBufferOp>());
+    if (!type || type.getRank() != 2 || !type.hasStaticShape() || !rowMajor ||
+        launch.getBody().isAncestor(op->root.getParentRegion()))
+      return fail("TMA operands must view whole static row-major 2-D "
+                  "buffers defined outside the gpu.launch");
+    // TMA strides are multiples of 16 bytes.
+    if (type.getDimSize(1) * elementBytes % 16)
+      return fail(llvm::formatv("rows of {0} elements are not a multiple of "
+                                "16 bytes, as TMA needs",
+                                type.getDimSize(1)));
+  }
+  // The K loop runs over the whole K of both buffers.
+  auto lhsType = cast<MemRefType>(a.getType());
+  auto rhsType = cast<MemRefType>(bv.getType());
+  int64_t kTotal = cast<MemRefType>(lhs.root.getType()).getDimSize(1);
+  if (lhsType.isDynamicDim(1) || lhsType.getDimSize(1) != kTotal ||
+      rhsType.isDynamicDim(0) || rhsType.getDimSize(0) != kTotal ||
+      cast<MemRefType>(rhs.root.getType()).getDimSize(0) != kTotal)
+    return fail("the block tile must span the whole K of its operands");
+  kTileCount = llvm::divideCeil(kTotal, kBlockK);
+
+  FailureOr<int64_t> mBound = upperBound(a, 0);
+  FailureOr<int64_t> nBound = upperBound(bv, 1);
+  if (failed(mBound) || failed(nBound))
+    return fail("cannot bound the block tile's extent statically");
+  blockM = llvm::alignTo(*mBound, 64 * opt.consumers);
+  blockN = llvm::alignTo(*nBound, kBoxN);
+  rowsPerConsumer = blockM / opt.consumers;
+  if (blockM > 256 || blockN > 256)
+    return fail(llvm::formatv("a {0}x{1} block tile is larger than TMA "
+                              "boxes and wgmma allow (256x256)",
+                              blockM, blockN));
+  // A thread holds rows * N / 128 accumulators.
+  if (rowsPerConsumer * blockN / kWarpgroup > 128)
+    return fail(llvm::formatv("each consumer warpgroup would hold a {0}x{1} "
+                              "accumulator, {2} registers per thread (at most "
+                              "128); add consumers",
+                              rowsPerConsumer, blockN,
+                              rowsPerConsumer * blockN / kWarpgroup));
+  lhs.boxRows = blockM;
+  rhs.boxRows = kBlockK;
+  if (sharedBytes() > kMaxSharedBytes)
+    return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
+                              "memory (at most {2})",
+                              opt.stages, sharedBytes(), kMaxSharedBytes));
+
+  for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                     launch.getBlockSizeZ()}) {
+    std::optional<int64_t> v = getConstantIntValue(size);
+    if (!v || *v != 1)
+      return fail("the enclosing gpu.launch already has threads; apply this "
+                  "before mapping anything to threads");
+  }
+  if (launch.getDynamicSharedMemorySize())
+    return fail("the enclosing gpu.launch already uses dynamic shared "
+                "memory");
+  FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
+  if (failed(epilogue))
+    return failure();
+  chain = std::move(*epilogue);
+  return success();
+}
+
+SmallVector<Value> WgmmaBuilder::indicesFor(AffineMap map, Value row,
+                                            Value col) {
+  SmallVector<Value> dims(numLoops);
+  dims[mDim] = row;
+  dims[nDim] = col;
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(expr))
+      indices.push_back(dims[d.getPosition()] ? dims[d.getPosition()] : c(0));
+    else
+      indices.push_back(c(cast<AffineConstantExpr>(expr).getValue()));
+  }
+  return indices;
+}
+
+void WgmmaBuilder::createDescriptors() {
+  // Host side, before the launch: one tensor map per operand buffer.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(launch);
+  for (TmaOperand *op : {&lhs, &rhs}) {
+    auto type = cast<MemRefType>(op->root.getType());
+    Value unranked = memref::CastOp::create(
+        b, loc, UnrankedMemRefType::get(elementType, type.getMemorySpace()),
+        op->root);
+    op->descriptor = nvgpu::TmaCreateDescriptorOp::create(
+        b, loc, tensorMapType(op->boxRows), unranked,
+        ValueRange{c(op->boxRows), c(kBlockK)});
+  }
+}
+
+void WgmmaBuilder::emitProducer(Value kTiles) {
+  Value leader = cmp(arith::CmpIPredicate::eq, tid, c(0));
+  auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+  Value mOrigin = origin(lhs, 0), nOrigin = origin(rhs, 1);
+  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value kt = loop.getInductionVar();
+  Value slot = rem(kt, opt.stages);
+  // From the second round on, wait until the consumers freed the slot.
+  Value reuse = cmp(arith::CmpIPredicate::uge, kt, c(opt.stages));
+  auto ifReuse = scf::IfOp::create(b, loc, reuse, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
+    Value round = arith::SubIOp::create(b, loc, div(kt, opt.stages), c(1));
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers, parity(round),
+                                           c(kWaitTicks),
+                                           add(slot, c(opt.stages)));
+  }
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers, c(stageBytes()),
+                                          slot, Value());
+  Value k = mul(kt, c(kBlockK));
+  Value slotBase = mul(slot, c(stageBytes()));
+  // TMA coordinates run innermost first.
+  nvgpu::TmaAsyncLoadOp::create(
+      b, loc, sharedView(slotBase, {blockM, kBlockK}, elementType), barriers,
+      lhs.descriptor, ValueRange{k, mOrigin}, slot, Value(), Value());
+  for (int64_t j = 0; j < blockN / kBoxN; ++j) {
+    Value offset =
+        add(slotBase, c((blockM * kBlockK + j * kBlockK * kBoxN) * elementBytes));
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, sharedView(offset, {kBlockK, kBoxN}, elementType), barriers,
+        rhs.descriptor, ValueRange{add(nOrigin, c(j * kBoxN)), k}, slot,
+        Value(), Value());
+  }
+}
+
+scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
+  MLIRContext *ctx = b.getContext();
+  Value consumer = arith::SubIOp::create(b, loc, warpgroup, c(1));
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({rowsPerConsumer, blockN}, b.getF32Type()));
+  auto descA = nvgpu::WarpgroupMatrixDescriptorType::get(
+      ctx, MemRefType::get({rowsPerConsumer, kBlockK}, elementType, AffineMap(),
+                           smemSpace()));
+  auto descB = nvgpu::WarpgroupMatrixDescriptorType::get(
+      ctx, MemRefType::get({kBlockK, blockN}, elementType, AffineMap(),
+                           smemSpace()));
+  Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+  Value signals =
+      cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
+  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1), ValueRange{init});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value slot = rem(kt, opt.stages);
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers,
+                                           parity(div(kt, opt.stages)),
+                                           c(kWaitTicks), slot);
+    Value slotBase = mul(slot, c(stageBytes()));
+    Value aOffset = add(slotBase, mul(consumer, c(rowsPerConsumer * kBlockK *
+                                                  elementBytes)));
+    Value bOffset = add(slotBase, c(blockM * kBlockK * elementBytes));
+    Value a = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, descA,
+        sharedView(aOffset, {rowsPerConsumer, kBlockK}, elementType),
+        lhs.descriptor);
+    Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, descB, sharedView(bOffset, {kBlockK, blockN}, elementType),
+        rhs.descriptor);
+    // One wgmma group stays in flight: after this one is issued, the
+    // previous one is done and its slot goes back to the producer.
+    Value acc = nvgpu::WarpgroupMmaOp::create(
+        b, loc, accType, a, bDesc, b.getI64IntegerAttr(1), UnitAttr(),
+        b.getUnitAttr(), loop.getRegionIterArgs()[0]);
+    Value release =
+        both(signals, cmp(arith::CmpIPredicate::ugt, kt, c(0)));
+    auto ifRelease = scf::IfOp::create(b, loc, release, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+      Value previous = rem(arith::SubIOp::create(b, loc, kt, c(1)), opt.stages);
+      nvgpu::MBarrierArriveOp::create(b, loc, barriers,
+                                      add(previous, c(opt.stages)));
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  loop->setAttr("k_loop", b.getUnitAttr());
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  // Other consumers may still read the last slots, which the staging tile
+  // overlays.
+  if (opt.consumers > 1)
+    NVVM::BarrierOp::create(
+        b, loc, Type(),
+        arith::ConstantIntOp::create(b, loc, 1, 32),
+        arith::ConstantIntOp::create(b, loc, kWarpgroup * opt.consumers, 32),
+        NVVM::BarrierReductionAttr(), Value());
+  Value staging =
+      sharedView(c(0), {blockM, blockN + kStagePad}, b.getF32Type());
+  SmallVector<OpFoldResult> offsets = {
+      mul(consumer, c(rowsPerConsumer)), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowsPerConsumer),
+                                     b.getIndexAttr(blockN)};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  Value mine =
+      memref::SubViewOp::create(b, loc, staging, offsets, sizes, strides);
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), mine);
+  return loop;
+}
+
+SmallVector<std::pair<Value, Value>>
+WgmmaBuilder::finish(Value row, Value col, Value staged) {
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  Value value = staged;
+  if (chain.init) {
+    Value fill = chain.init.getInputs()[0];
+    if (!matchPattern(fill, m_AnyZeroFloat()))
+      value = arith::AddFOp::create(b, loc, value, fill);
+  } else {
+    // No fill: the GEMM accumulates into what the buffer holds.
+    Value old = memref::LoadOp::create(b, loc, chain.accumulator,
+                                       indicesFor(accMap, row, col));
+    value = arith::AddFOp::create(b, loc, value, old);
+  }
+  return evaluateEpilogue(b, loc, chain, indicesFor(accMap, row, col), value);
+}
+
+void WgmmaBuilder::emitEpilogue() {
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  unsigned nPos = *resultPosition(accMap, nDim);
+  Value staging =
+      sharedView(c(0), {blockM, blockN + kStagePad}, b.getF32Type());
+  int64_t chunksPerRow = blockN / kStoreChunk;
+  auto loop = scf::ForOp::create(b, loc, tid, c(blockM * chunksPerRow),
+                                 c(threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value row = div(i, chunksPerRow);
+  Value col = mul(rem(i, chunksPerRow), c(kStoreChunk));
+  Value chunk = vector::LoadOp::create(
+      b, loc, VectorType::get({kStoreChunk}, b.getF32Type()), staging,
+      ValueRange{row, col});
+  auto element = [&](int64_t e) {
+    return vector::ExtractOp::create(b, loc, chunk, e).getResult();
+  };
+
+  // Whole chunk inside the problem: one vector store per buffer.
+  auto storeChunk = [&]() {
+    SmallVector<SmallVector<std::pair<Value, Value>>> results;
+    for (int64_t e = 0; e < kStoreChunk; ++e)
+      results.push_back(finish(row, add(col, c(e)), element(e)));
+    for (size_t pos = 0; pos < results.front().size(); ++pos) {
+      Value buffer = results.front()[pos].first;
+      if (isBlockLocalAllocation(buffer))
+        continue;
+      SmallVector<Value> values;
+      for (auto &r : results)
+        values.push_back(r[pos].second);
+      if (canStoreVectors(buffer, nPos, kStoreChunk)) {
+        Type type = values.front().getType();
+        Value vec = vector::FromElementsOp::create(
+            b, loc, VectorType::get({kStoreChunk}, type), values);
+        int64_t bytes = kStoreChunk * type.getIntOrFloatBitWidth() / 8;
+        vector::StoreOp::create(b, loc, vec, buffer,
+                                indicesFor(accMap, row, col),
+                                /*nontemporal=*/false,
+                                llvm::Align(std::min<int64_t>(bytes, 16)));
+        continue;
+      }
+      for (auto [e, v] : llvm::enumerate(values))
+        memref::StoreOp::create(b, loc, v, buffer,
+                                indicesFor(accMap, row, add(col, c(e))));
+    }
+  };
+  std::optional<int64_t> m = getConstantIntValue(mSize);
+  std::optional<int64_t> n = getConstantIntValue(nSize);
+  if (m && *m == blockM && n && *n == blockN) {
+    storeChunk();
+    return;
+  }
+  // At a ragged edge: chunks wholly inside still go out as vectors, the
+  // rest element by element.
+  Value rowIn = cmp(arith::CmpIPredicate::ult, row, mSize);
+  Value whole = both(rowIn, cmp(arith::CmpIPredicate::ule,
+                                add(col, c(kStoreChunk)), nSize));
+  auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+  b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
+  storeChunk();
+  b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
+  for (int64_t e = 0; e < kStoreChunk; ++e) {
+    Value colE = add(col, c(e));
+    Value in = both(rowIn, cmp(arith::CmpIPredicate::ult, colE, nSize));
+    auto ifIn = scf::IfOp::create(b, loc, in, /*withElse=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    for (auto [buffer, value] : finish(row, colE, element(e)))
+      if (!isBlockLocalAllocation(buffer))
+        memref::StoreOp::create(b, loc, value, buffer,
+                                indicesFor(accMap, row, colE));
+  }
+}
+
+scf::ForOp WgmmaBuilder::build() {
+  OpBuilder::InsertionGuard guard(b);
+  MLIRContext *ctx = b.getContext();
+  createDescriptors();
+
+  b.setInsertionPoint(launch);
+  Value threadCount = arith::ConstantIndexOp::create(b, loc, threads);
+  Value sharedSize = arith::ConstantIntOp::create(b, loc, sharedBytes(), 32);
+  b.modifyOpInPlace(launch, [&] {
+    launch.getBlockSizeXMutable().assign(threadCount);
+    launch.getDynamicSharedMemorySizeMutable().assign(sharedSize);
+  });
+
+  b.setInsertionPoint(gemm);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  warpgroup = div(tid, kWarpgroup);
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  mSize = extent(chain.accumulator, *resultPosition(accMap, mDim));
+  nSize = extent(chain.accumulator, *resultPosition(accMap, nDim));
+  dynamicSmem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      smemSpace()));
+  // Swizzled slots must start on a 1024-byte boundary; the dynamic region
+  // is only known to be 16-byte aligned, so the first boundary is found at
+  // run time (the size has 1024 bytes of slack for it).
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, dynamicSmem);
+  alignedBase =
+      rem(arith::SubIOp::create(b, loc, c(kSwizzleRepeat),
+                                rem(address, kSwizzleRepeat)),
+          kSwizzleRepeat);
+  // Barriers 0..stages-1 say a slot is full, stages..2*stages-1 that it is
+  // free again.
+  barriers = nvgpu::MBarrierCreateOp::create(
+      b, loc,
+      nvgpu::MBarrierGroupType::get(ctx, smemSpace(), 2 * opt.stages));
+  {
+    Value leader = cmp(arith::CmpIPredicate::eq, tid, c(0));
+    auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+    for (int64_t s = 0; s < opt.stages; ++s) {
+      nvgpu::MBarrierInitOp::create(b, loc, barriers, c(1), c(s), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, barriers, c(opt.consumers),
+                                    c(opt.stages + s), Value());
+    }
+    nvgpu::TmaPrefetchOp::create(b, loc, lhs.descriptor, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, rhs.descriptor, Value());
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  Value kTiles = c(kTileCount);
+  Value isProducer = cmp(arith::CmpIPredicate::eq, warpgroup, c(0));
+  auto roles = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+  scf::ForOp loop;
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&roles.getThenRegion().front());
+    // With two or more consumers the register file is tight: the producer
+    // gives registers back, the consumers take them (CUTLASS's split).
+    if (opt.consumers > 1)
+      NVVM::SetMaxRegisterOp::create(
+          b, loc, b.getI32IntegerAttr(40),
+          NVVM::SetMaxRegisterActionAttr::get(
+              ctx, NVVM::SetMaxRegisterAction::decrease));
+    emitProducer(kTiles);
+    b.setInsertionPointToStart(&roles.getElseRegion().front());
+    if (opt.consumers > 1)
+      NVVM::SetMaxRegisterOp::create(
+          b, loc, b.getI32IntegerAttr(232),
+          NVVM::SetMaxRegisterActionAttr::get(
+              ctx, NVVM::SetMaxRegisterAction::increase));
+    loop = emitConsumer(kTiles);
+  }
+  gpu::BarrierOp::create(b, loc);
+  // The epilogue's other operands (bias, residual views) may be defined
+  // between the GEMM and the last consumer.
+  if (!chain.ops.empty())
+    b.setInsertionPoint(chain.ops.back());
+  emitEpilogue();
+  eraseGemmAndEpilogue(b, gemm, chain);
+  return loop;
+}
+
+} // namespace
+
+FailureOr<scf::ForOp> vibegemm::rewriteGemmAsWgmma(RewriterBase &rewriter,
+                                                   Operation *target,
+                                                   const WgmmaOptions &options,
+                                                   std::string &why) {
+  auto gemm = dyn_cast<linalg::LinalgOp>(target);
+  if (!gemm) {
+    why = "the target is not a linalg op";
+    return failure();
+  }
+  WgmmaBuilder builder(rewriter, gemm, options);
+  if (failed(builder.analyse(why)))
+    return failure();
+  return builder.build();
+}
