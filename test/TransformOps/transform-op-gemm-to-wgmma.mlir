@@ -1,0 +1,146 @@
+// transform.vibegemm.gemm_to_wgmma on a block's bufferized NN GEMM tile:
+// host-side TMA descriptors, a producer warpgroup loading K-tiles with TMA
+// under mbarriers, a consumer warpgroup running wgmma, and the epilogue
+// through a shared-memory staging tile.
+
+// RUN: vibegemm-opt %s --transform-interpreter --split-input-file | FileCheck %s
+
+// bf16 NN GEMM, 128x128 block tiles, default options: stages = 4, one
+// consumer (256 threads). Shared memory: 4 x (128x64 + 64x128) x 2 bytes of
+// ring (the 128 x 132 f32 staging tile overlays it) + 1024 bytes of slack
+// to align the slots to the 128-byte swizzle's 1024-byte repeat.
+
+// CHECK-LABEL: func.func @nn_bf16(
+//  CHECK-SAME:     %[[A:[a-zA-Z0-9_]+]]: memref<256x512xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<512x256xbf16>, %[[C:[a-zA-Z0-9_]+]]: memref<256x256xbf16>)
+// Host side: one swizzled tensor map per operand buffer.
+//       CHECK:   %[[UA:.*]] = memref.cast %[[A]] : memref<256x512xbf16> to memref<*xbf16>
+//       CHECK:   %[[DA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+//       CHECK:   %[[UB:.*]] = memref.cast %[[B]] : memref<512x256xbf16> to memref<*xbf16>
+//       CHECK:   %[[DB:.*]] = nvgpu.tma.create.descriptor %[[UB]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   %[[C256:.*]] = arith.constant 256 : index
+//   CHECK-DAG:   %[[SMEM:.*]] = arith.constant 132096 : i32
+//       CHECK:   gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %[[C256]], {{.*}}) dynamic_shared_memory_size %[[SMEM]] {
+//       CHECK:     gpu.dynamic_shared_memory
+//       CHECK:     memref.extract_aligned_pointer_as_index
+//       CHECK:     %[[BAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// CHECK-COUNT-8:   nvgpu.mbarrier.init %[[BAR]]
+//       CHECK:     nvgpu.tma.prefetch.descriptor %[[DA]]
+//       CHECK:     nvgpu.tma.prefetch.descriptor %[[DB]]
+//       CHECK:     gpu.barrier
+// Producer: waits for a free slot from the second round on, then one A box
+// and two 64-column B boxes per K-tile, 32768 bytes expected.
+//       CHECK:     scf.if
+//       CHECK:       scf.for
+//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[BAR]]
+//       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %{{.*}} :
+//       CHECK:         nvgpu.tma.async.load %[[DA]][%{{.*}}, %{{.*}}], %[[BAR]][%{{.*}}] to %{{.*}} : {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+//  CHECK-COUNT-2:      nvgpu.tma.async.load %[[DB]][%{{.*}}, %{{.*}}], %[[BAR]][%{{.*}}] to %{{.*}} : {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// Consumer: wgmma over the slot, then the previous slot goes back.
+//       CHECK:     } else {
+//       CHECK:       %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+//       CHECK:       %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[ITER:.*]] = %[[INIT]])
+//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[BAR]]
+//       CHECK:         %[[GA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DA]] : memref<128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:         %[[GB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DB]] : memref<64x128xbf16, #gpu.address_space<workgroup>>
+//       CHECK:         nvgpu.warpgroup.mma %[[GA]], %[[GB]], %[[ITER]] {transposeB} :
+//       CHECK:         nvgpu.mbarrier.arrive %[[BAR]]
+//       CHECK:       } {k_loop}
+//       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:       nvgpu.warpgroup.mma.store %[[ACC]], %{{.*}} : <fragmented = vector<128x128xf32>> to memref<128x128xf32, strided<[132, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       CHECK:     gpu.barrier
+// Epilogue: 8-column chunks of the staging tile, truncated and stored as
+// one 16-byte vector each.
+//       CHECK:     scf.for
+//       CHECK:       vector.load %{{.*}} : memref<128x132xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+//       CHECK:       arith.truncf
+//       CHECK:       vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<128x128xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+//   CHECK-NOT:     linalg.matmul
+//   CHECK-NOT:     linalg.generic
+//       CHECK:     gpu.terminator
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @nn_bf16(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>, %c: memref<256x256xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[%m0, 0] [128, 512] [1, 1] : memref<256x512xbf16> to memref<128x512xbf16, strided<[512, 1], offset: ?>>
+    %sb = memref.subview %b[0, %n0] [512, 128] [1, 1] : memref<512x256xbf16> to memref<512x128xbf16, strided<[256, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [128, 128] [1, 1] : memref<256x256xbf16> to memref<128x128xbf16, strided<[256, 1], offset: ?>>
+    %acc = memref.alloc() : memref<128x128xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x128xf32>)
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%sa, %sb : memref<128x512xbf16, strided<[512, 1], offset: ?>>, memref<512x128xbf16, strided<[256, 1], offset: ?>>)
+        outs(%acc : memref<128x128xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<128x128xf32>) outs(%sc : memref<128x128xbf16, strided<[256, 1], offset: ?>>) {
+    ^bb0(%v: f32, %o: bf16):
+      %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<128x128xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Two consumers over a 128x256 tile with a ragged N edge (N = 200) and no
+// fill: each consumer owns 64 rows, the producer gives registers to them,
+// a named barrier keeps the staging tile off slots still being read, and
+// the accumulator's old contents are added in the epilogue. Chunks wholly
+// inside N go out as vectors; the rest element by element.
+
+// CHECK-LABEL: func.func @two_consumers_ragged(
+//       CHECK:   dynamic_shared_memory_size
+//       CHECK:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 6>
+//       CHECK:     scf.if
+//       CHECK:       nvvm.setmaxregister  decrease 40
+//       CHECK:     } else {
+//       CHECK:       nvvm.setmaxregister  increase 232
+//       CHECK:       nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+//       CHECK:       nvgpu.warpgroup.mma {{.*}} {transposeB} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
+//       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+//       CHECK:       nvgpu.warpgroup.mma.store {{.*}} to memref<64x256xf32, strided<[260, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       CHECK:     scf.for
+//       CHECK:       scf.if
+//       CHECK:         memref.load %{{.*}} : memref<128x200xf32
+//       CHECK:         vector.store {{.*}} vector<8xf32>
+//       CHECK:       } else {
+//       CHECK:         scf.if
+//       CHECK:           memref.store
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @two_consumers_ragged(%a: memref<128x256xf16>, %b: memref<256x200xf16>, %c: memref<128x200xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x256xf16>, memref<256x200xf16>)
+        outs(%c : memref<128x200xf32>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {stages = 3, consumers = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

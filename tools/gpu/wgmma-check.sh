@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (repo root, carrying .dist and build/bin): the
+# sm_90a wgmma path on the bf16 shapes it takes, compiled there, verified
+# and timed beside cuBLAS and eager PyTorch; the SASS of one kernel (HGMMA,
+# TMA loads, mbarrier syncs) and a compute-sanitizer memcheck of a ragged
+# wgmma GEMM. Usage: tools/gpu/wgmma-check.sh OUTDIR [ONLY-regex]
+set -uo pipefail
+dest=${1:?output directory}
+only=${2:-'l1_square|l1_standard|l1_small_k|a_cube|a_tiny_k'}
+work=/tmp/wg
+mkdir -p "$dest" "$work"
+source tools/gpu/env.sh
+python3 python/bench/bench.py compile --out "$work" --dtypes bf16 --only "$only" \
+  --target sm_90a --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
+tail -3 "$dest/compile.log"
+python3 python/bench/bench.py run --out "$work" --dtypes bf16 --only "$only" \
+  --vibegemm-run build/bin/vibegemm-run --run-timeout 120 --no-compile-torch \
+  --time-budget "${TIME_BUDGET:-300}" 2>&1 | tee "$dest/run.log"
+python3 python/bench/bench.py report --out "$work" --dest "$dest/report" \
+  --reproduce "bash tools/gpu/wgmma-check.sh OUTDIR '$only'" > /dev/null 2>&1
+ptx=$(ls "$work"/*/artifacts/*_d0.ptx 2>/dev/null | head -1)
+if [ -n "$ptx" ]; then
+  ptxas -arch=sm_90a -v "$ptx" -o /tmp/wg.cubin 2>&1 | grep -E "registers|spill"
+  cuobjdump -sass /tmp/wg.cubin |
+    grep -oE "HGMMA\.[0-9A-Za-z]+|UTMALDG[.0-9A-Z]*|SYNCS[.A-Z]*|USETMAXREG[.A-Z]*" |
+    sort | uniq -c | sed "s|^|$(basename "$ptx"): |" | tee "$dest/sass-mix.txt"
+fi
+# Ragged wgmma tiles: M and N not multiples of the tile, K not of 64 (the
+# last K-tile half out of bounds), with one and with two consumers; plus a
+# GEMM + bias + ReLU chain on the staged epilogue. Verified on fresh inputs,
+# then under compute-sanitizer memcheck.
+mkdir -p /tmp/wgedge
+python3 - <<'PY'
+import sys; sys.path.insert(0, "python/bench"); import problems
+from problems import Problem
+for m, n, k, epi in [(2000, 1992, 1000, None), (4000, 3960, 1000, None),
+                     (2048, 4096, 1024, "bias_relu")]:
+    p = Problem(base=f"w{m}x{n}x{k}" + (f"_{epi}" if epi else ""), level=1,
+                dtype="bf16", m=m, n=n, k=k, epilogue=epi or "none")
+    open(f"/tmp/wgedge/{p.name}.mlir", "w").write(problems.mlir(p))
+PY
+for src in /tmp/wgedge/*.mlir; do
+  name=$(basename "$src" .mlir)
+  build/bin/vibegemm-opt "$src" --llm-schedule="artifacts-dir=/tmp/wgedge/$name measure=off target=sm_90a" -o /dev/null
+  plan=/tmp/wgedge/$name/${name}_d0.plan.json
+  printf '%s: %s ' "$name" "$(grep -o '"kind": "[a-z_]*"' /tmp/wgedge/$name/report.json | head -1)"
+  timeout 120 build/bin/vibegemm-run --verify-only "$plan" 2>&1 | tail -1 | tr '\n' ' '
+  compute-sanitizer --tool memcheck --print-limit 5 build/bin/vibegemm-run --no-isolate \
+    --verify-only "$plan" 2>&1 | grep -E "ERROR SUMMARY" | tr '\n' ' '
+  echo
+done | tee "$dest/edges.txt"
