@@ -1,7 +1,7 @@
 //===- WgmmaGemm.cpp - A block's GEMM tile as a Hopper wgmma kernel -------===//
 //
-// Warp specialisation: warpgroup 0 is the producer, whose first thread
-// streams 64-wide K-tiles of A and B into a ring of 128-byte-swizzled
+// Warp specialisation: the last warpgroup is the producer, whose first
+// thread streams 64-wide K-tiles of A and B into a ring of 128-byte-swizzled
 // shared-memory slots with TMA; "full" mbarriers count the bytes in and
 // "empty" mbarriers hand slots back. The consumer warpgroups run wgmma on
 // the slots with f32 accumulators in registers, keeping one wgmma group in
@@ -341,7 +341,8 @@ void WgmmaBuilder::createDescriptors() {
 }
 
 void WgmmaBuilder::emitProducer(Value kTiles) {
-  Value leader = cmp(arith::CmpIPredicate::eq, tid, c(0));
+  Value leader =
+      cmp(arith::CmpIPredicate::eq, tid, c(kWarpgroup * opt.consumers));
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
@@ -381,7 +382,7 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
 
 scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
   MLIRContext *ctx = b.getContext();
-  Value consumer = arith::SubIOp::create(b, loc, warpgroup, c(1));
+  Value consumer = warpgroup;
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({rowsPerConsumer, blockN}, b.getF32Type()));
   auto descA = nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -440,16 +441,18 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
         arith::ConstantIntOp::create(b, loc, 1, 32),
         arith::ConstantIntOp::create(b, loc, kWarpgroup * opt.consumers, 32),
         NVVM::BarrierReductionAttr(), Value());
+  // The store's lowering places rows by the thread's warp in the whole
+  // block (tid.x / 32 * 16): consumer c, threads 128c.., lands on its own
+  // rows 64c.. of the tile through a view that starts at row 0.
   Value staging =
       sharedView(c(0), {blockM, blockN + kStagePad}, b.getF32Type());
-  SmallVector<OpFoldResult> offsets = {
-      mul(consumer, c(rowsPerConsumer)), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowsPerConsumer),
                                      b.getIndexAttr(blockN)};
   SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-  Value mine =
+  Value rows =
       memref::SubViewOp::create(b, loc, staging, offsets, sizes, strides);
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), mine);
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), rows);
   return loop;
 }
 
@@ -599,7 +602,9 @@ scf::ForOp WgmmaBuilder::build() {
   gpu::BarrierOp::create(b, loc);
 
   Value kTiles = c(kTileCount);
-  Value isProducer = cmp(arith::CmpIPredicate::eq, warpgroup, c(0));
+  // Consumers are warpgroups 0..consumers-1 (see the staging store).
+  Value isProducer =
+      cmp(arith::CmpIPredicate::eq, warpgroup, c(opt.consumers));
   auto roles = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
   scf::ForOp loop;
   {

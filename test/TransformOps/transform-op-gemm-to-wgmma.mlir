@@ -46,7 +46,7 @@
 //       CHECK:         nvgpu.mbarrier.arrive %[[BAR]]
 //       CHECK:       } {k_loop}
 //       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
-//       CHECK:       nvgpu.warpgroup.mma.store %[[ACC]], %{{.*}} : <fragmented = vector<128x128xf32>> to memref<128x128xf32, strided<[132, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       CHECK:       nvgpu.warpgroup.mma.store %[[ACC]], %{{.*}} : <fragmented = vector<128x128xf32>> to memref<128x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
 //       CHECK:     gpu.barrier
 // Epilogue: 8-column chunks of the staging tile, truncated and stored as
 // one 16-byte vector each.
@@ -115,7 +115,7 @@ module attributes {transform.with_named_sequence} {
 //       CHECK:       nvgpu.warpgroup.mma {{.*}} {transposeB} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
 //       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-//       CHECK:       nvgpu.warpgroup.mma.store {{.*}} to memref<64x256xf32, strided<[260, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       CHECK:       nvgpu.warpgroup.mma.store {{.*}} to memref<64x256xf32, strided<[260, 1]>, #gpu.address_space<workgroup>>
 //       CHECK:     scf.for
 //       CHECK:       scf.if
 //       CHECK:         memref.load %{{.*}} : memref<128x200xf32

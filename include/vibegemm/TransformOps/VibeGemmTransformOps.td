@@ -100,12 +100,13 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
       `BM x 64` for A and `64 x 64` for B, out-of-bounds reads as zero).
       Launch plans pass them as `tensor_map` arguments, which the runtime
       encodes with `cuTensorMapEncodeTiled`.
-    - The launch gets `128 * (1 + consumers)` threads. Warpgroup 0 is the
-      producer: its first thread streams 64-wide K-tiles of A and B with
+    - The launch gets `128 * (1 + consumers)` threads. The last warpgroup
+      is the producer: its first thread streams 64-wide K-tiles of A and B with
       `nvgpu.tma.async.load` into a `stages`-deep ring of shared-memory
       slots, each guarded by a "full" mbarrier (transaction bytes) and an
       "empty" one (released by the consumers).
-    - Each consumer warpgroup owns `BM / consumers` rows of the tile and
+    - Consumer warpgroup c (threads 128c..) owns rows `c * BM / consumers`
+      onwards and
       runs `nvgpu.warpgroup.mma` (`wgmma.mma_async` m64nBNk16) on the slots
       with f32 accumulators in registers, keeping one wgmma group in flight.
       With two or more consumers, `setmaxnreg` moves registers from the
