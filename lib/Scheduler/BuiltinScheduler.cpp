@@ -90,13 +90,14 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 }
 
 /// The Hopper path for sm_90a, when TMA can read the operands: A as
-/// [M, K] and B as [K, N], rows a multiple of 16 bytes, no batch, tiles
-/// of at least 64 rows. 128x256 tiles with two consumer warpgroups where
-/// they fill the chip, else 128x128 with one.
+/// [M, K] and B as [K, N] or [N, K], rows a multiple of 16 bytes, no
+/// batch, at least 64 rows and columns. 128x256 tiles with two consumer
+/// warpgroups where they fill the chip, else 128x128 with one.
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
+  bool rowsAligned = p.k % 8 == 0 && (p.transposeB || p.n % 8 == 0);
   if (target.name != "sm_90a" || p.batch != 1 || p.transposeA ||
-      p.transposeB || p.k % 8 || p.n % 8 || p.m < 64 || p.n < 64)
+      !rowsAligned || p.m < 64 || p.n < 64)
     return std::nullopt;
   TensorCoreTiling t;
   t.wgmma = true;

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -151,6 +152,9 @@ private:
     return sum;
   }
   SmallVector<Value> indicesFor(AffineMap map, Value row, Value col);
+  /// A wgmma shared-memory matrix descriptor (128-byte swizzle) for the
+  /// tile at `byteOffset` past the aligned base.
+  Value matrixDescriptor(Value byteOffset, int64_t leadingBytes);
 
   void createDescriptors();
   void emitProducer(Value kTiles);
@@ -178,12 +182,14 @@ private:
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   TmaOperand lhs, rhs;
+  /// B stored [N, K] (nn.Linear weights) rather than [K, N].
+  bool rhsKMajor = false;
   Type elementType;
   int64_t elementBytes = 2;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
   EpilogueChain chain;
   // Per-thread values, set while building.
-  Value tid, warpgroup, dynamicSmem, alignedBase, barriers;
+  Value tid, warpgroup, dynamicSmem, alignedBase, smemAddress, barriers;
   Value mSize, nSize;
 };
 
@@ -230,9 +236,11 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
            isa<AffineDimExpr>(map.getResult(1)) &&
            map.getResult(1).isFunctionOfDim(second);
   };
-  if (!isDims(maps[0], mDim, kDim) || !isDims(maps[1], kDim, nDim))
-    return fail("the wgmma path takes A as [M, K] and B as [K, N], both "
-                "row-major; other layouts use gemm_to_mma_sync");
+  rhsKMajor = isDims(maps[1], nDim, kDim);
+  if (!isDims(maps[0], mDim, kDim) ||
+      (!rhsKMajor && !isDims(maps[1], kDim, nDim)))
+    return fail("the wgmma path takes A as [M, K] and B as [K, N] or "
+                "[N, K], all row-major; other layouts use gemm_to_mma_sync");
   std::optional<unsigned> accM = resultPosition(maps[2], mDim);
   std::optional<unsigned> accN = resultPosition(maps[2], nDim);
   if (!accM || !accN)
@@ -262,14 +270,15 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   auto lhsType = cast<MemRefType>(a.getType());
   auto rhsType = cast<MemRefType>(bv.getType());
   int64_t kTotal = cast<MemRefType>(lhs.root.getType()).getDimSize(1);
+  unsigned rhsK = rhsKMajor ? 1 : 0;
   if (lhsType.isDynamicDim(1) || lhsType.getDimSize(1) != kTotal ||
-      rhsType.isDynamicDim(0) || rhsType.getDimSize(0) != kTotal ||
-      cast<MemRefType>(rhs.root.getType()).getDimSize(0) != kTotal)
+      rhsType.isDynamicDim(rhsK) || rhsType.getDimSize(rhsK) != kTotal ||
+      cast<MemRefType>(rhs.root.getType()).getDimSize(rhsK) != kTotal)
     return fail("the block tile must span the whole K of its operands");
   kTileCount = llvm::divideCeil(kTotal, kBlockK);
 
   FailureOr<int64_t> mBound = upperBound(a, 0);
-  FailureOr<int64_t> nBound = upperBound(bv, 1);
+  FailureOr<int64_t> nBound = upperBound(bv, rhsKMajor ? 0 : 1);
   if (failed(mBound) || failed(nBound))
     return fail("cannot bound the block tile's extent statically");
   blockM = llvm::alignTo(*mBound, 64 * opt.consumers);
@@ -287,7 +296,7 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               rowsPerConsumer, blockN,
                               rowsPerConsumer * blockN / kWarpgroup));
   lhs.boxRows = blockM;
-  rhs.boxRows = kBlockK;
+  rhs.boxRows = rhsKMajor ? blockN : kBlockK;
   if (sharedBytes() > kMaxSharedBytes)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
                               "memory (at most {2})",
@@ -346,7 +355,7 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-  Value mOrigin = origin(lhs, 0), nOrigin = origin(rhs, 1);
+  Value mOrigin = origin(lhs, 0), nOrigin = origin(rhs, rhsKMajor ? 0 : 1);
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1));
   b.setInsertionPointToStart(loop.getBody());
   Value kt = loop.getInductionVar();
@@ -370,6 +379,13 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   nvgpu::TmaAsyncLoadOp::create(
       b, loc, sharedView(slotBase, {blockM, kBlockK}, elementType), barriers,
       lhs.descriptor, ValueRange{k, mOrigin}, slot, Value(), Value());
+  Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
+  if (rhsKMajor) {
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, sharedView(bBase, {blockN, kBlockK}, elementType), barriers,
+        rhs.descriptor, ValueRange{k, nOrigin}, slot, Value(), Value());
+    return;
+  }
   for (int64_t j = 0; j < blockN / kBoxN; ++j) {
     Value offset =
         add(slotBase, c((blockM * kBlockK + j * kBlockK * kBoxN) * elementBytes));
@@ -380,21 +396,41 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   }
 }
 
+Value WgmmaBuilder::matrixDescriptor(Value byteOffset, int64_t leadingBytes) {
+  // 14-bit fields in 16-byte units: start address, leading and stride byte
+  // offsets (eight 128-byte rows); bits 62-63 = 1 select the 128-byte
+  // swizzle. The constant fields are folded into one mask.
+  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
+                   (uint64_t(kSwizzleRepeat >> 4) << 32) | (uint64_t(1) << 62);
+  Value address = add(smemAddress, byteOffset);
+  Value field = rem(div(address, 16), 1 << 14);
+  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), field);
+  return arith::OrIOp::create(
+      b, loc, i64,
+      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(fixed), 64));
+}
+
 scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
   MLIRContext *ctx = b.getContext();
   Value consumer = warpgroup;
-  auto accType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({rowsPerConsumer, blockN}, b.getF32Type()));
-  auto descA = nvgpu::WarpgroupMatrixDescriptorType::get(
-      ctx, MemRefType::get({rowsPerConsumer, kBlockK}, elementType, AffineMap(),
-                           smemSpace()));
-  auto descB = nvgpu::WarpgroupMatrixDescriptorType::get(
-      ctx, MemRefType::get({kBlockK, blockN}, elementType, AffineMap(),
-                           smemSpace()));
-  Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-  Value signals =
-      cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
-  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1), ValueRange{init});
+  Type f32 = b.getF32Type();
+  // One m64nBNk16 accumulator (BN / 2 f32 per thread) per 64 rows owned.
+  int64_t groups = rowsPerConsumer / 64;
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(blockN / 2, f32));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value zeros = LLVM::PoisonOp::create(b, loc, accType);
+  for (int64_t e = 0; e < blockN / 2; ++e)
+    zeros = LLVM::InsertValueOp::create(b, loc, zeros, zero, e);
+  Value signals = cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
+  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1),
+                                 SmallVector<Value>(groups, zeros));
+  auto wgmmaType = elementType.isF16() ? NVVM::WGMMATypes::f16
+                                       : NVVM::WGMMATypes::bf16;
+  auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
+  auto layout = [&](NVVM::MMALayout l) {
+    return NVVM::MMALayoutAttr::get(ctx, l);
+  };
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -404,23 +440,40 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
                                            parity(div(kt, opt.stages)),
                                            c(kWaitTicks), slot);
     Value slotBase = mul(slot, c(stageBytes()));
-    Value aOffset = add(slotBase, mul(consumer, c(rowsPerConsumer * kBlockK *
-                                                  elementBytes)));
-    Value bOffset = add(slotBase, c(blockM * kBlockK * elementBytes));
-    Value a = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descA,
-        sharedView(aOffset, {rowsPerConsumer, kBlockK}, elementType),
-        lhs.descriptor);
-    Value bDesc = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descB, sharedView(bOffset, {kBlockK, blockN}, elementType),
-        rhs.descriptor);
-    // One wgmma group stays in flight: after this one is issued, the
+    Value aBase = add(slotBase, mul(consumer, c(rowsPerConsumer * kBlockK *
+                                                elementBytes)));
+    Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t step = 0; step < kBlockK / 16; ++step) {
+      // K-major tiles step 32 bytes along the swizzled row; B stored
+      // [K, N] steps 16 rows and its 64-column boxes are 8 KiB apart.
+      Value bDesc =
+          rhsKMajor ? matrixDescriptor(add(bBase, c(step * 32)), 16)
+                    : matrixDescriptor(add(bBase, c(step * 16 * 128)),
+                                       kBlockK * kBoxN * elementBytes);
+      for (int64_t g = 0; g < groups; ++g) {
+        Value aDesc =
+            matrixDescriptor(add(aBase, c(g * 64 * 128 + step * 32)), 16);
+        acc[g] = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, acc[g], aDesc, bDesc,
+            NVVM::MMAShapeAttr::get(ctx, 64, blockN, 16), typeAttr, typeAttr,
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            // Layouts as BLAS names them: A [M, K] row-major; B [K, N]
+            // row-major, or column-major when stored [N, K].
+            layout(NVVM::MMALayout::row),
+            layout(rhsKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+            NVVM::MMAIntOverflowAttr());
+      }
+    }
+    // One group stays in flight: once this K-tile's group is issued, the
     // previous one is done and its slot goes back to the producer.
-    Value acc = nvgpu::WarpgroupMmaOp::create(
-        b, loc, accType, a, bDesc, b.getI64IntegerAttr(1), UnitAttr(),
-        b.getUnitAttr(), loop.getRegionIterArgs()[0]);
-    Value release =
-        both(signals, cmp(arith::CmpIPredicate::ugt, kt, c(0)));
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+    Value release = both(signals, cmp(arith::CmpIPredicate::ugt, kt, c(0)));
     auto ifRelease = scf::IfOp::create(b, loc, release, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard inner(b);
@@ -437,22 +490,33 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
   // overlays.
   if (opt.consumers > 1)
     NVVM::BarrierOp::create(
-        b, loc, Type(),
-        arith::ConstantIntOp::create(b, loc, 1, 32),
+        b, loc, Type(), arith::ConstantIntOp::create(b, loc, 1, 32),
         arith::ConstantIntOp::create(b, loc, kWarpgroup * opt.consumers, 32),
         NVVM::BarrierReductionAttr(), Value());
-  // The store's lowering places rows by the thread's warp in the whole
-  // block (tid.x / 32 * 16): consumer c, threads 128c.., lands on its own
-  // rows 64c.. of the tile through a view that starts at row 0.
-  Value staging =
-      sharedView(c(0), {blockM, blockN + kStagePad}, b.getF32Type());
-  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rowsPerConsumer),
-                                     b.getIndexAttr(blockN)};
-  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-  Value rows =
-      memref::SubViewOp::create(b, loc, staging, offsets, sizes, strides);
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), rows);
+  // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows
+  // 16w + lane / 4 (+ 8), values 4j..4j+3 columns 8j + 2 (lane % 4) (+ 1).
+  Value staging = sharedView(c(0), {blockM, blockN + kStagePad}, f32);
+  Value lane = rem(tid, 32);
+  Value rowBase = add(mul(consumer, c(rowsPerConsumer)),
+                      add(mul(rem(div(tid, 32), 4), c(16)), div(lane, 4)));
+  Value colBase = mul(rem(lane, 4), c(2));
+  auto pairType = VectorType::get({2}, f32);
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t j = 0; j < blockN / 8; ++j)
+      for (int64_t half = 0; half < 2; ++half) {
+        int64_t index = 4 * j + 2 * half;
+        Value first = LLVM::ExtractValueOp::create(b, loc, loop.getResult(g),
+                                                   index);
+        Value second = LLVM::ExtractValueOp::create(b, loc, loop.getResult(g),
+                                                    index + 1);
+        Value pair = vector::FromElementsOp::create(
+            b, loc, pairType, ValueRange{first, second});
+        vector::StoreOp::create(
+            b, loc, pair, staging,
+            ValueRange{add(rowBase, c(g * 64 + half * 8)),
+                       add(colBase, c(8 * j))},
+            /*nontemporal=*/false, llvm::Align(8));
+      }
   return loop;
 }
 
@@ -581,6 +645,7 @@ scf::ForOp WgmmaBuilder::build() {
       rem(arith::SubIOp::create(b, loc, c(kSwizzleRepeat),
                                 rem(address, kSwizzleRepeat)),
           kSwizzleRepeat);
+  smemAddress = add(address, alignedBase);
   // Barriers 0..stages-1 say a slot is full, stages..2*stages-1 that it is
   // free again.
   barriers = nvgpu::MBarrierCreateOp::create(

@@ -6,7 +6,7 @@
 # wgmma GEMM. Usage: tools/gpu/wgmma-check.sh OUTDIR [ONLY-regex]
 set -uo pipefail
 dest=${1:?output directory}
-only=${2:-'l1_square|l1_standard|l1_small_k|a_cube|a_tiny_k'}
+only=${2:-'l1_square|l1_standard|l1_trans_b|l1_small_k|l2_bias|l2_scale|a_cube|a_tiny_k'}
 work=/tmp/wg
 mkdir -p "$dest" "$work"
 source tools/gpu/env.sh
@@ -33,10 +33,13 @@ mkdir -p /tmp/wgedge
 python3 - <<'PY'
 import sys; sys.path.insert(0, "python/bench"); import problems
 from problems import Problem
-for m, n, k, epi in [(2000, 1992, 1000, None), (4000, 3960, 1000, None),
-                     (2048, 4096, 1024, "bias_relu")]:
-    p = Problem(base=f"w{m}x{n}x{k}" + (f"_{epi}" if epi else ""), level=1,
-                dtype="bf16", m=m, n=n, k=k, epilogue=epi or "none")
+for m, n, k, tb, epi in [(2000, 1992, 1000, False, None),
+                         (4000, 3960, 1000, False, None),
+                         (4000, 3950, 1000, True, None),
+                         (2048, 4096, 1024, True, "bias_relu")]:
+    p = Problem(base=f"w{m}x{n}x{k}" + ("_nt" if tb else "") +
+                (f"_{epi}" if epi else ""), level=1, dtype="bf16",
+                m=m, n=n, k=k, trans_b=tb, epilogue=epi or "none")
     open(f"/tmp/wgedge/{p.name}.mlir", "w").write(problems.mlir(p))
 PY
 for src in /tmp/wgedge/*.mlir; do
