@@ -1,7 +1,8 @@
 // transform.vibegemm.gemm_to_wgmma on a block's bufferized NN GEMM tile:
-// host-side TMA descriptors, a producer warpgroup loading K-tiles with TMA
-// under mbarriers, a consumer warpgroup running wgmma, and the epilogue
-// through a shared-memory staging tile.
+// host-side TMA descriptors, a producer warpgroup (the last) loading
+// K-tiles with TMA under mbarriers, consumer warpgroups running
+// nvvm.wgmma.mma_async, and the epilogue through a shared-memory staging
+// tile.
 
 // RUN: vibegemm-opt %s --transform-interpreter --split-input-file | FileCheck %s
 
@@ -35,18 +36,26 @@
 //       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %{{.*}} :
 //       CHECK:         nvgpu.tma.async.load %[[DA]][%{{.*}}, %{{.*}}], %[[BAR]][%{{.*}}] to %{{.*}} : {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
 //  CHECK-COUNT-2:      nvgpu.tma.async.load %[[DB]][%{{.*}}, %{{.*}}], %[[BAR]][%{{.*}}] to %{{.*}} : {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
-// Consumer: wgmma over the slot, then the previous slot goes back.
+// Consumer: two 64-row f32 accumulators (64 values per thread each); per
+// K-tile a fence, 4 k16 steps x 2 row groups of wgmma m64n128k16 (A and B
+// row-major), one commit, one group left in flight, then the previous slot
+// goes back.
 //       CHECK:     } else {
-//       CHECK:       %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
-//       CHECK:       %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[ITER:.*]] = %[[INIT]])
+//       CHECK:       llvm.mlir.poison : !llvm.struct<(f32,
+// CHECK-COUNT-64:    llvm.insertvalue
+//       CHECK:       %[[ACC:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC0:.*]] = %[[ZEROS:.*]], %[[ACC1:.*]] = %[[ZEROS]])
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[BAR]]
-//       CHECK:         %[[GA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DA]] : memref<128x64xbf16, #gpu.address_space<workgroup>>
-//       CHECK:         %[[GB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[DB]] : memref<64x128xbf16, #gpu.address_space<workgroup>>
-//       CHECK:         nvgpu.warpgroup.mma %[[GA]], %[[GB]], %[[ITER]] {transposeB} :
+//       CHECK:         nvvm.wgmma.fence.aligned
+//       CHECK:         nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[ACC0]], <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+//       CHECK:         nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[ACC1]], <m = 64, n = 128, k = 16>
+//  CHECK-COUNT-6:      nvvm.wgmma.mma_async
+//   CHECK-NEXT:        nvvm.wgmma.commit.group.sync.aligned
+//   CHECK-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
 //       CHECK:         nvgpu.mbarrier.arrive %[[BAR]]
 //       CHECK:       } {k_loop}
-//       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
-//       CHECK:       nvgpu.warpgroup.mma.store %[[ACC]], %{{.*}} : <fragmented = vector<128x128xf32>> to memref<128x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
+//  CHECK-NEXT:       nvvm.wgmma.wait.group.sync.aligned 0
+// Accumulator pairs into the padded staging tile.
+//       CHECK:       vector.store %{{.*}} {alignment = 8 : i64} : memref<128x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //       CHECK:     gpu.barrier
 // Epilogue: 8-column chunks of the staging tile, truncated and stored as
 // one 16-byte vector each.
@@ -111,11 +120,10 @@ module attributes {transform.with_named_sequence} {
 //       CHECK:       nvvm.setmaxregister  decrease 40
 //       CHECK:     } else {
 //       CHECK:       nvvm.setmaxregister  increase 232
-//       CHECK:       nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
-//       CHECK:       nvgpu.warpgroup.mma {{.*}} {transposeB} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
+//       CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 //       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-//       CHECK:       nvgpu.warpgroup.mma.store {{.*}} to memref<64x256xf32, strided<[260, 1]>, #gpu.address_space<workgroup>>
+//       CHECK:       vector.store {{.*}} : memref<128x260xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //       CHECK:     scf.for
 //       CHECK:       scf.if
 //       CHECK:         memref.load %{{.*}} : memref<128x200xf32
@@ -141,6 +149,48 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.vibegemm.gemm_to_wgmma %mm {stages = 3, consumers = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// nn.Linear's layout: B stored [N, K]. One TMA box of BN rows x 64 per
+// K-tile, like A, and wgmma reads B column-major (K-major, 32-byte steps).
+
+// CHECK-LABEL: func.func @nt_bf16(
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:       nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-2:     nvgpu.tma.async.load {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+//   CHECK-NOT:       nvgpu.tma.async.load
+//       CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @nt_bf16(%a: memref<256x512xbf16>, %b: memref<256x512xbf16>, %c: memref<256x256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[%m0, 0] [128, 512] [1, 1] : memref<256x512xbf16> to memref<128x512xbf16, strided<[512, 1], offset: ?>>
+    %sb = memref.subview %b[%n0, 0] [128, 512] [1, 1] : memref<256x512xbf16> to memref<128x512xbf16, strided<[512, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%sc : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%sa, %sb : memref<128x512xbf16, strided<[512, 1], offset: ?>>, memref<128x512xbf16, strided<[512, 1], offset: ?>>)
+        outs(%sc : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

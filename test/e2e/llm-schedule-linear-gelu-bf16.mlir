@@ -11,6 +11,7 @@
 // REPORT-NEXT:     256,
 // REPORT-NEXT:     64
 // REPORT-NEXT:   ],
+// REPORT-NEXT:   "consumers": null,
 // REPORT-NEXT:   "kind": "tensor_core",
 // REPORT-NEXT:   "split_k": 1,
 // REPORT-NEXT:   "stages": 3,

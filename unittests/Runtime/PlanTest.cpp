@@ -97,3 +97,37 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
   expectError("\"kind\": \"gemm\"", "\"kind\": \"conv\"",
               "only \"kind\": \"gemm\"");
 }
+
+TEST_F(PlanTest, ReadsTensorMaps) {
+  std::string text = kGood;
+  std::string from = "{\"buffer\": \"arg0\"}";
+  text.replace(text.find(from), from.size(),
+               R"({"tensor_map": {"buffer": "arg0", "box": [4, 8],
+                   "swizzle": "swizzle_128b", "l2promo": "l2promo_256b",
+                   "oob": "zero", "interleave": "none"}})");
+  llvm::Expected<Plan> plan = parse(text);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  const PlanArg &arg = plan->launches[0].args[0];
+  EXPECT_EQ(arg.kind, PlanArg::Kind::TensorMap);
+  EXPECT_EQ(arg.buffer, "arg0");
+  EXPECT_EQ(arg.tensorMap.box, (std::vector<int64_t>{4, 8}));
+  // The CUDA driver's enum values.
+  EXPECT_EQ(arg.tensorMap.swizzle, 3);
+  EXPECT_EQ(arg.tensorMap.l2Promotion, 3);
+  EXPECT_EQ(arg.tensorMap.oobFill, 0);
+  EXPECT_EQ(arg.tensorMap.interleave, 0);
+
+  auto expectError = [&](std::string map, llvm::StringRef message) {
+    std::string bad = kGood;
+    bad.replace(bad.find(from), from.size(), "{\"tensor_map\": " + map + "}");
+    llvm::Expected<Plan> p = parse(bad);
+    ASSERT_FALSE(static_cast<bool>(p)) << "accepted: " << map;
+    std::string error = llvm::toString(p.takeError());
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  };
+  expectError(R"({"buffer": "nope", "box": [4, 8]})", "unknown or missing");
+  expectError(R"({"buffer": "arg0", "box": [4]})", "one size per buffer");
+  expectError(R"({"buffer": "arg0", "box": [4, 512]})", "in [1, 256]");
+  expectError(R"({"buffer": "arg0", "box": [4, 8], "swizzle": "swizzle_7b"})",
+              "unknown swizzle");
+}

@@ -92,25 +92,28 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     (both row-major, no batch dimension), f16 or bf16 operands and an f32
     accumulator, whose operands are unit-stride views of whole static 2-D
     buffers defined outside the launch, and replaces it with a Hopper
-    kernel body built from the `nvgpu` dialect's TMA, mbarrier and
-    warpgroup ops:
+    kernel body built from the `nvgpu` dialect's TMA and mbarrier ops and
+    NVVM's wgmma ops:
 
     - Host side, before the launch, `nvgpu.tma.create.descriptor` makes a
       128-byte-swizzled tensor map of each operand buffer (boxes of
-      `BM x 64` for A and `64 x 64` for B, out-of-bounds reads as zero).
-      Launch plans pass them as `tensor_map` arguments, which the runtime
-      encodes with `cuTensorMapEncodeTiled`.
+      `BM x 64` for A, `64 x 64` for B stored `[K, N]` or `BN x 64` for B
+      stored `[N, K]`; out-of-bounds reads as zero). Launch plans pass them
+      as `tensor_map` arguments, which the runtime encodes with
+      `cuTensorMapEncodeTiled`.
     - The launch gets `128 * (1 + consumers)` threads. The last warpgroup
-      is the producer: its first thread streams 64-wide K-tiles of A and B with
-      `nvgpu.tma.async.load` into a `stages`-deep ring of shared-memory
-      slots, each guarded by a "full" mbarrier (transaction bytes) and an
-      "empty" one (released by the consumers).
+      is the producer: its first thread streams 64-wide K-tiles of A and B
+      with `nvgpu.tma.async.load` into a `stages`-deep ring of shared-memory
+      slots (aligned at run time to the swizzle's 1024-byte repeat), each
+      guarded by a "full" mbarrier (transaction bytes) and an "empty" one
+      (released by the consumers).
     - Consumer warpgroup c (threads 128c..) owns rows `c * BM / consumers`
-      onwards and
-      runs `nvgpu.warpgroup.mma` (`wgmma.mma_async` m64nBNk16) on the slots
-      with f32 accumulators in registers, keeping one wgmma group in flight.
-      With two or more consumers, `setmaxnreg` moves registers from the
-      producer to them.
+      onwards and runs `nvvm.wgmma.mma_async` m64nBNk16 on the slots (four
+      k16 steps per K-tile, one commit, one group left in flight) with f32
+      accumulators in registers and its own shared-memory matrix
+      descriptors. (`nvgpu.warpgroup.mma` is not used: its lowering reads B
+      only as `[K, N]` and commits after every op.) With two or more
+      consumers, `setmaxnreg` moves registers from the producer to them.
     - The accumulators go through a padded shared-memory staging tile; every
       thread then finishes 8-column chunks: the fill value (or the output's
       old contents, without a fill) is added, the elementwise
