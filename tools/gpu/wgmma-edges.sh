@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (repo root, carrying .dist and build/bin).
+# Ragged wgmma tiles: M and N not multiples of the tile, K not of 64 (the
+# last K-tile half out of bounds), with one and with two consumers; plus a
+# GEMM + bias + ReLU chain on the staged epilogue. Verified on fresh inputs,
+# then under compute-sanitizer memcheck.
+# Usage: tools/gpu/wgmma-edges.sh OUTDIR
+set -uo pipefail
+dest=${1:?output directory}
+mkdir -p "$dest" /tmp/wgedge
+source tools/gpu/env.sh
+python3 - <<'PY'
+import sys; sys.path.insert(0, "python/bench"); import problems
+from problems import Problem
+for m, n, k, tb, epi in [(2000, 1992, 1000, False, None),
+                         (4000, 3960, 1000, False, None),
+                         (4000, 3950, 1000, True, None),
+                         (2048, 4096, 1024, True, "bias_relu")]:
+    p = Problem(base=f"w{m}x{n}x{k}" + ("_nt" if tb else "") +
+                (f"_{epi}" if epi else ""), level=1, dtype="bf16",
+                m=m, n=n, k=k, trans_b=tb, epilogue=epi or "none")
+    open(f"/tmp/wgedge/{p.name}.mlir", "w").write(problems.mlir(p))
+PY
+for src in /tmp/wgedge/*.mlir; do
+  name=$(basename "$src" .mlir)
+  build/bin/vibegemm-opt "$src" --llm-schedule="artifacts-dir=/tmp/wgedge/$name measure=off target=sm_90a" -o /dev/null
+  plan=/tmp/wgedge/$name/${name}_d0.plan.json
+  printf '%s: %s ' "$name" "$(grep -o '"kind": "[a-z_]*"' /tmp/wgedge/$name/report.json | head -1)"
+  timeout 120 build/bin/vibegemm-run --verify-only "$plan" 2>&1 | tail -1 | tr '\n' ' '
+  compute-sanitizer --tool memcheck --print-limit 5 build/bin/vibegemm-run --no-isolate \
+    --verify-only "$plan" 2>&1 | grep -E "ERROR SUMMARY" | tr '\n' ' '
+  echo
+done | tee "$dest/edges.txt"
