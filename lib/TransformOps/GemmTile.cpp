@@ -219,3 +219,57 @@ void vibegemm::eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
       b.eraseOp(buffer.getDefiningOp());
   }
 }
+
+FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
+                                                StringRef path,
+                                                std::string &why) {
+  auto fail = [&](const Twine &msg) {
+    why = msg.str();
+    return failure();
+  };
+  BlockGemm g;
+  if (!gemm.hasPureBufferSemantics())
+    return fail("the GEMM must be bufferized first (it works on tensors)");
+  g.launch = gemm->getParentOfType<gpu::LaunchOp>();
+  if (!g.launch)
+    return fail("the GEMM is not inside a gpu.launch; map the block loop "
+                "with gpu.map_forall_to_blocks first");
+  if (gemm.getNumDpsInputs() != 2 || gemm.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(gemm))
+    return fail("the target is not a two-operand contraction");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(gemm);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return fail("the contraction must have exactly one M, N and K dimension");
+  g.mDim = dims->m[0];
+  g.nDim = dims->n[0];
+  g.kDim = dims->k[0];
+  g.batchDims.assign(dims->batch.begin(), dims->batch.end());
+  g.numLoops = gemm.getNumLoops();
+  Value a = gemm.getDpsInputs()[0], b = gemm.getDpsInputs()[1];
+  g.elementType = getElementTypeOrSelf(a.getType());
+  if (g.elementType != getElementTypeOrSelf(b.getType()) ||
+      !(g.elementType.isF16() || g.elementType.isBF16()) ||
+      !getElementTypeOrSelf(gemm.getDpsInits()[0].getType()).isF32())
+    return fail(path + " needs f16 or bf16 operands and an f32 accumulator");
+  return g;
+}
+
+LogicalResult vibegemm::checkLaunchUntouched(gpu::LaunchOp launch,
+                                             std::string &why) {
+  for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                     launch.getBlockSizeZ()}) {
+    std::optional<int64_t> v = getConstantIntValue(size);
+    if (!v || *v != 1) {
+      why = "the enclosing gpu.launch already has threads; apply this "
+            "before mapping anything to threads";
+      return failure();
+    }
+  }
+  if (launch.getDynamicSharedMemorySize()) {
+    why = "the enclosing gpu.launch already uses dynamic shared memory";
+    return failure();
+  }
+  return success();
+}

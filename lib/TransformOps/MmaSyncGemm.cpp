@@ -52,42 +52,17 @@ struct StagedOperand {
 };
 
 /// Emits the kernel body in place of the contraction.
-class MmaSyncBuilder {
+class MmaSyncBuilder : IndexBuilder {
 public:
   MmaSyncBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
                  const MmaSyncOptions &options)
-      : b(rewriter), loc(gemm.getLoc()), gemm(gemm), opt(options),
+      : IndexBuilder(rewriter, gemm.getLoc()), gemm(gemm), opt(options),
         threads(32 * options.warpsM * options.warpsN) {}
 
   LogicalResult analyse(std::string &why);
   scf::ForOp build();
 
 private:
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-  Value lt(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
-  }
-  /// A dimension's size: a constant when static, so masks fold away.
-  Value extent(Value buffer, int64_t dim) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!type.isDynamicDim(dim))
-      return c(type.getDimSize(dim));
-    return memref::DimOp::create(b, loc, buffer, dim);
-  }
-  Value both(Value x, Value y) {
-    if (!x)
-      return y;
-    return arith::AndIOp::create(b, loc, x, y);
-  }
-
   /// Indices into `buffer` (indexed through `map`) for loop values
   /// `dims`; batch dimensions (size 1) get 0.
   SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> dims);
@@ -131,8 +106,6 @@ private:
            (elementType.getIntOrFloatBitWidth() / 8);
   }
 
-  RewriterBase &b;
-  Location loc;
   linalg::LinalgOp gemm;
   MmaSyncOptions opt;
   int64_t threads;
@@ -154,34 +127,17 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     why = msg.str();
     return failure();
   };
-  if (!gemm.hasPureBufferSemantics())
-    return fail("the GEMM must be bufferized first (it works on tensors)");
-  launch = gemm->getParentOfType<gpu::LaunchOp>();
-  if (!launch)
-    return fail("the GEMM is not inside a gpu.launch; map the block loop "
-                "with gpu.map_forall_to_blocks first");
-  if (gemm.getNumDpsInputs() != 2 || gemm.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(gemm))
-    return fail("the target is not a two-operand contraction");
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(gemm);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
-    return fail("the contraction must have exactly one M, N and K dimension");
-  mDim = dims->m[0];
-  nDim = dims->n[0];
-  kDim = dims->k[0];
-  batchDims.assign(dims->batch.begin(), dims->batch.end());
-  numLoops = gemm.getNumLoops();
-
+  FailureOr<BlockGemm> facts = analyseBlockGemm(gemm, "mma.sync", why);
+  if (failed(facts))
+    return failure();
+  launch = facts->launch;
+  mDim = facts->mDim;
+  nDim = facts->nDim;
+  kDim = facts->kDim;
+  batchDims = facts->batchDims;
+  numLoops = facts->numLoops;
+  elementType = facts->elementType;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
-  Value acc = gemm.getDpsInits()[0];
-  elementType = getElementTypeOrSelf(a.getType());
-  if (elementType != getElementTypeOrSelf(bv.getType()) ||
-      !(elementType.isF16() || elementType.isBF16()) ||
-      !getElementTypeOrSelf(acc.getType()).isF32())
-    return fail("mma.sync needs f16 or bf16 operands and an f32 "
-                "accumulator");
   ptxType = elementType.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
 
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
@@ -254,17 +210,8 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
   if (!accM || !accN)
     return fail("the accumulator's indexing map must hold M and N");
 
-  // The launch must not already run threads for other code.
-  for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                     launch.getBlockSizeZ()}) {
-    std::optional<int64_t> v = getConstantIntValue(size);
-    if (!v || *v != 1)
-      return fail("the enclosing gpu.launch already has threads; apply this "
-                  "before mapping anything to threads");
-  }
-  if (launch.getDynamicSharedMemorySize())
-    return fail("the enclosing gpu.launch already uses dynamic shared "
-                "memory");
+  if (failed(checkLaunchUntouched(launch, why)))
+    return failure();
   FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
   if (failed(epilogue))
     return failure();

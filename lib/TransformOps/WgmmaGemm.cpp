@@ -87,43 +87,23 @@ LogicalResult traceToRoot(TmaOperand &op, std::string &why) {
   return success();
 }
 
-class WgmmaBuilder {
+class WgmmaBuilder : IndexBuilder {
 public:
   WgmmaBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
                const WgmmaOptions &options)
-      : b(rewriter), loc(gemm.getLoc()), gemm(gemm), opt(options),
+      : IndexBuilder(rewriter, gemm.getLoc()), gemm(gemm), opt(options),
         threads(kWarpgroup * (1 + options.consumers)) {}
 
   LogicalResult analyse(std::string &why);
   scf::ForOp build();
 
 private:
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value both(Value x, Value y) {
-    if (!x)
-      return y;
-    return arith::AndIOp::create(b, loc, x, y);
   }
   /// Parity bit of `round` as the i1 an mbarrier wait takes.
   Value parity(Value round) {
     return arith::IndexCastOp::create(b, loc, b.getI1Type(), rem(round, 2));
-  }
-  Value extent(Value buffer, int64_t dim) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!type.isDynamicDim(dim))
-      return c(type.getDimSize(dim));
-    return memref::DimOp::create(b, loc, buffer, dim);
   }
   /// Shared memory at byte `offset` past the aligned base, as `type`.
   Value sharedView(Value offset, ArrayRef<int64_t> shape, Type element) {
@@ -174,8 +154,6 @@ private:
     return std::max(ringBytes(), stagingBytes()) + kSwizzleRepeat;
   }
 
-  RewriterBase &b;
-  Location loc;
   linalg::LinalgOp gemm;
   WgmmaOptions opt;
   int64_t threads;
@@ -198,37 +176,22 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     why = msg.str();
     return failure();
   };
-  if (!gemm.hasPureBufferSemantics())
-    return fail("the GEMM must be bufferized first (it works on tensors)");
-  launch = gemm->getParentOfType<gpu::LaunchOp>();
-  if (!launch)
-    return fail("the GEMM is not inside a gpu.launch; map the block loop "
-                "with gpu.map_forall_to_blocks first");
-  if (gemm.getNumDpsInputs() != 2 || gemm.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(gemm))
-    return fail("the target is not a two-operand contraction");
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(gemm);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
-    return fail("the contraction must have exactly one M, N and K dimension");
-  if (!dims->batch.empty())
+  FailureOr<BlockGemm> facts = analyseBlockGemm(gemm, "wgmma", why);
+  if (failed(facts))
+    return failure();
+  if (!facts->batchDims.empty())
     return fail("batched contractions are not on the wgmma path yet; use "
                 "gemm_to_mma_sync");
-  mDim = dims->m[0];
-  nDim = dims->n[0];
-  kDim = dims->k[0];
-  numLoops = gemm.getNumLoops();
-
+  launch = facts->launch;
+  mDim = facts->mDim;
+  nDim = facts->nDim;
+  kDim = facts->kDim;
+  numLoops = facts->numLoops;
+  elementType = facts->elementType;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
-  elementType = getElementTypeOrSelf(a.getType());
-  if (elementType != getElementTypeOrSelf(bv.getType()) ||
-      !(elementType.isF16() || elementType.isBF16()) ||
-      !getElementTypeOrSelf(gemm.getDpsInits()[0].getType()).isF32())
-    return fail("wgmma needs f16 or bf16 operands and an f32 accumulator");
 
-  // The nvgpu lowering reads A as [M, K] (K contiguous) and B as [K, N]
-  // (N contiguous, transposed by wgmma itself).
+  // TMA boxes and the descriptors below take A as [M, K] (K contiguous)
+  // and B as [K, N] or [N, K].
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
   auto isDims = [](AffineMap map, unsigned first, unsigned second) {
     return map.getNumResults() == 2 && map.getResult(0).isFunctionOfDim(first) &&
@@ -302,16 +265,8 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               "memory (at most {2})",
                               opt.stages, sharedBytes(), kMaxSharedBytes));
 
-  for (Value size : {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                     launch.getBlockSizeZ()}) {
-    std::optional<int64_t> v = getConstantIntValue(size);
-    if (!v || *v != 1)
-      return fail("the enclosing gpu.launch already has threads; apply this "
-                  "before mapping anything to threads");
-  }
-  if (launch.getDynamicSharedMemorySize())
-    return fail("the enclosing gpu.launch already uses dynamic shared "
-                "memory");
+  if (failed(checkLaunchUntouched(launch, why)))
+    return failure();
   FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
   if (failed(epilogue))
     return failure();

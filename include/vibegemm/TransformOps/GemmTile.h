@@ -9,7 +9,10 @@
 #ifndef VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
 #define VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <optional>
@@ -24,6 +27,61 @@ struct EpilogueChain {
   linalg::FillOp init;                // its fill, if any
   SmallVector<linalg::GenericOp> ops; // generics over register values
   llvm::SetVector<Value> registerBuffers;
+};
+
+/// What both rewrites first establish about their target: a bufferized
+/// two-operand contraction with one M, N and K dimension inside a
+/// gpu.launch, f16 or bf16 operands and an f32 accumulator.
+struct BlockGemm {
+  gpu::LaunchOp launch;
+  unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
+  SmallVector<unsigned> batchDims;
+  Type elementType;
+};
+
+/// Checks `gemm` is such a contraction; `path` names the instruction in
+/// the element-type diagnostic ("mma.sync", "wgmma").
+FailureOr<BlockGemm> analyseBlockGemm(linalg::LinalgOp gemm, StringRef path,
+                                      std::string &why);
+
+/// The launch must not run threads or use dynamic shared memory yet: the
+/// rewrite sets both.
+LogicalResult checkLaunchUntouched(gpu::LaunchOp launch, std::string &why);
+
+/// Index arithmetic for the kernel builders.
+class IndexBuilder {
+public:
+  IndexBuilder(RewriterBase &b, Location loc) : b(b), loc(loc) {}
+
+protected:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  /// `x && y`, where a null `x` is true.
+  Value both(Value x, Value y) {
+    if (!x)
+      return y;
+    return arith::AndIOp::create(b, loc, x, y);
+  }
+  /// A dimension's size: a constant when static, so masks fold away.
+  Value extent(Value buffer, int64_t dim) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.isDynamicDim(dim))
+      return c(type.getDimSize(dim));
+    return memref::DimOp::create(b, loc, buffer, dim);
+  }
+
+  RewriterBase &b;
+  Location loc;
 };
 
 /// Allocations local to the block (temporaries of the chain).
