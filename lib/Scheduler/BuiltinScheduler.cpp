@@ -89,15 +89,16 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   fail("no K tile splits the shared-memory copies evenly over the threads");
 }
 
-/// The Hopper path for sm_90a, when TMA can read the operands: A as
-/// [M, K] and B as [K, N] or [N, K], rows a multiple of 16 bytes, no
-/// batch, at least 64 rows and columns. 128x256 tiles with two consumer
+/// The Hopper path for sm_90a, when TMA can read the operands (any of
+/// the four layouts, rows a multiple of 16 bytes), no batch, at least 64
+/// rows and columns. 128x256 tiles with two consumer
 /// warpgroups where they fill the chip, else 128x128 with one.
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
-  bool rowsAligned = p.k % 8 == 0 && (p.transposeB || p.n % 8 == 0);
-  if (target.name != "sm_90a" || p.batch != 1 || p.transposeA ||
-      !rowsAligned || p.m < 64 || p.n < 64)
+  bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
+                     (p.transposeB ? p.k : p.n) % 8 == 0;
+  if (target.name != "sm_90a" || p.batch != 1 || !rowsAligned || p.m < 64 ||
+      p.n < 64)
     return std::nullopt;
   TensorCoreTiling t;
   t.wgmma = true;

@@ -162,6 +162,8 @@ private:
   TmaOperand lhs, rhs;
   /// B stored [N, K] (nn.Linear weights) rather than [K, N].
   bool rhsKMajor = false;
+  /// A stored [M, K] (else [K, M], loaded in 64-column boxes like B).
+  bool lhsKMajor = true;
   Type elementType;
   int64_t elementBytes = 2;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
@@ -199,11 +201,13 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
            isa<AffineDimExpr>(map.getResult(1)) &&
            map.getResult(1).isFunctionOfDim(second);
   };
+  lhsKMajor = isDims(maps[0], mDim, kDim);
   rhsKMajor = isDims(maps[1], nDim, kDim);
-  if (!isDims(maps[0], mDim, kDim) ||
+  if ((!lhsKMajor && !isDims(maps[0], kDim, mDim)) ||
       (!rhsKMajor && !isDims(maps[1], kDim, nDim)))
-    return fail("the wgmma path takes A as [M, K] and B as [K, N] or "
-                "[N, K], all row-major; other layouts use gemm_to_mma_sync");
+    return fail("the wgmma path takes A as [M, K] or [K, M] and B as [K, N] "
+                "or [N, K], all row-major; other layouts use "
+                "gemm_to_mma_sync");
   std::optional<unsigned> accM = resultPosition(maps[2], mDim);
   std::optional<unsigned> accN = resultPosition(maps[2], nDim);
   if (!accM || !accN)
@@ -232,15 +236,15 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   // The K loop runs over the whole K of both buffers.
   auto lhsType = cast<MemRefType>(a.getType());
   auto rhsType = cast<MemRefType>(bv.getType());
-  int64_t kTotal = cast<MemRefType>(lhs.root.getType()).getDimSize(1);
-  unsigned rhsK = rhsKMajor ? 1 : 0;
-  if (lhsType.isDynamicDim(1) || lhsType.getDimSize(1) != kTotal ||
+  unsigned lhsK = lhsKMajor ? 1 : 0, rhsK = rhsKMajor ? 1 : 0;
+  int64_t kTotal = cast<MemRefType>(lhs.root.getType()).getDimSize(lhsK);
+  if (lhsType.isDynamicDim(lhsK) || lhsType.getDimSize(lhsK) != kTotal ||
       rhsType.isDynamicDim(rhsK) || rhsType.getDimSize(rhsK) != kTotal ||
       cast<MemRefType>(rhs.root.getType()).getDimSize(rhsK) != kTotal)
     return fail("the block tile must span the whole K of its operands");
   kTileCount = llvm::divideCeil(kTotal, kBlockK);
 
-  FailureOr<int64_t> mBound = upperBound(a, 0);
+  FailureOr<int64_t> mBound = upperBound(a, lhsKMajor ? 0 : 1);
   FailureOr<int64_t> nBound = upperBound(bv, rhsKMajor ? 0 : 1);
   if (failed(mBound) || failed(nBound))
     return fail("cannot bound the block tile's extent statically");
@@ -258,7 +262,7 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               "128); add consumers",
                               rowsPerConsumer, blockN,
                               rowsPerConsumer * blockN / kWarpgroup));
-  lhs.boxRows = blockM;
+  lhs.boxRows = lhsKMajor ? blockM : kBlockK;
   rhs.boxRows = rhsKMajor ? blockN : kBlockK;
   if (sharedBytes() > kMaxSharedBytes)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
@@ -310,7 +314,8 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-  Value mOrigin = origin(lhs, 0), nOrigin = origin(rhs, rhsKMajor ? 0 : 1);
+  Value mOrigin = origin(lhs, lhsKMajor ? 0 : 1);
+  Value nOrigin = origin(rhs, rhsKMajor ? 0 : 1);
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1));
   b.setInsertionPointToStart(loop.getBody());
   Value kt = loop.getInductionVar();
@@ -330,10 +335,21 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
                                           slot, Value());
   Value k = mul(kt, c(kBlockK));
   Value slotBase = mul(slot, c(stageBytes()));
-  // TMA coordinates run innermost first.
-  nvgpu::TmaAsyncLoadOp::create(
-      b, loc, sharedView(slotBase, {blockM, kBlockK}, elementType), barriers,
-      lhs.descriptor, ValueRange{k, mOrigin}, slot, Value(), Value());
+  // TMA coordinates run innermost first. Operands stored K-major take one
+  // box of tile rows x 64; the others boxes of 64 K-rows x 64 columns,
+  // 8 KiB apart.
+  if (lhsKMajor)
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, sharedView(slotBase, {blockM, kBlockK}, elementType), barriers,
+        lhs.descriptor, ValueRange{k, mOrigin}, slot, Value(), Value());
+  else
+    for (int64_t j = 0; j < blockM / kBoxN; ++j)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc,
+          sharedView(add(slotBase, c(j * kBlockK * kBoxN * elementBytes)),
+                     {kBlockK, kBoxN}, elementType),
+          barriers, lhs.descriptor, ValueRange{add(mOrigin, c(j * kBoxN)), k},
+          slot, Value(), Value());
   Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
   if (rhsKMajor) {
     nvgpu::TmaAsyncLoadOp::create(
@@ -400,16 +416,20 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
     Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
     SmallVector<Value> acc(loop.getRegionIterArgs());
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t step = 0; step < kBlockK / 16; ++step) {
-      // K-major tiles step 32 bytes along the swizzled row; B stored
-      // [K, N] steps 16 rows and its 64-column boxes are 8 KiB apart.
-      Value bDesc =
-          rhsKMajor ? matrixDescriptor(add(bBase, c(step * 32)), 16)
-                    : matrixDescriptor(add(bBase, c(step * 16 * 128)),
+    // K-major tiles step 32 bytes along the swizzled row; tiles stored
+    // with K outermost step 16 rows, and their 64-column boxes are 8 KiB
+    // apart. 64 rows of a K-major A and one box of an MN-major A are both
+    // 8 KiB.
+    auto operandDescriptor = [&](Value base, bool kMajor, int64_t step) {
+      return kMajor ? matrixDescriptor(add(base, c(step * 32)), 16)
+                    : matrixDescriptor(add(base, c(step * 16 * 128)),
                                        kBlockK * kBoxN * elementBytes);
+    };
+    for (int64_t step = 0; step < kBlockK / 16; ++step) {
+      Value bDesc = operandDescriptor(bBase, rhsKMajor, step);
       for (int64_t g = 0; g < groups; ++g) {
-        Value aDesc =
-            matrixDescriptor(add(aBase, c(g * 64 * 128 + step * 32)), 16);
+        Value aDesc = operandDescriptor(
+            add(aBase, c(g * kBlockK * kBoxN * elementBytes)), lhsKMajor, step);
         acc[g] = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accType, acc[g], aDesc, bDesc,
             NVVM::MMAShapeAttr::get(ctx, 64, blockN, 16), typeAttr, typeAttr,
@@ -417,9 +437,10 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
             NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            // Layouts as BLAS names them: A [M, K] row-major; B [K, N]
-            // row-major, or column-major when stored [N, K].
-            layout(NVVM::MMALayout::row),
+            // Layouts as BLAS names them: A [M, K] row-major (column-major
+            // when stored [K, M]); B [K, N] row-major, or column-major when
+            // stored [N, K].
+            layout(lhsKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col),
             layout(rhsKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
             NVVM::MMAIntOverflowAttr());
       }
