@@ -54,17 +54,16 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A stored [K, M] is not a layout TMA + wgmma takes here.
-#mA = affine_map<(m, n, k) -> (k, m)>
-#mB = affine_map<(m, n, k) -> (k, n)>
-#mC = affine_map<(m, n, k) -> (m, n)>
-func.func @transposed_a(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>) {
+// Batched contractions stay on mma.sync for now.
+#mA = affine_map<(b, m, n, k) -> (b, m, k)>
+#mB = affine_map<(b, m, n, k) -> (b, k, n)>
+#mC = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batched(%a: memref<1x128x128xbf16>, %b: memref<1x128x128xbf16>, %c: memref<1x128x128xf32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     // expected-note @below {{target op}}
-    linalg.matmul indexing_maps = [#mA, #mB, #mC]
-        ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c : memref<128x128xf32>)
+    linalg.batch_matmul ins(%a, %b : memref<1x128x128xbf16>, memref<1x128x128xbf16>) outs(%c : memref<1x128x128xf32>)
     gpu.terminator
   }
   return
@@ -72,8 +71,8 @@ func.func @transposed_a(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: 
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{the wgmma path takes A as [M, K] and B as [K, N] or [N, K], all row-major; other layouts use gemm_to_mma_sync}}
+    %mm = transform.structured.match ops{["linalg.batch_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{batched contractions are not on the wgmma path yet; use gemm_to_mma_sync}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

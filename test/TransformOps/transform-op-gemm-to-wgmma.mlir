@@ -194,3 +194,44 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A stored [K, M] (KernelBench's A.T): two boxes of 64 K-rows x 64 columns
+// of A per K-tile, like B, and wgmma reads A column-major.
+
+// CHECK-LABEL: func.func @tn_bf16(
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:       nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-4:     nvgpu.tma.async.load {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+//   CHECK-NOT:       nvgpu.tma.async.load
+//       CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+#mAt = affine_map<(m, n, k) -> (k, m)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @tn_bf16(%a: memref<512x256xbf16>, %b: memref<512x256xbf16>, %c: memref<256x256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[0, %m0] [512, 128] [1, 1] : memref<512x256xbf16> to memref<512x128xbf16, strided<[256, 1], offset: ?>>
+    %sb = memref.subview %b[0, %n0] [512, 128] [1, 1] : memref<512x256xbf16> to memref<512x128xbf16, strided<[256, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%sc : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    linalg.matmul indexing_maps = [#mAt, #mB, #mC]
+        ins(%sa, %sb : memref<512x128xbf16, strided<[256, 1], offset: ?>>, memref<512x128xbf16, strided<[256, 1], offset: ?>>)
+        outs(%sc : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

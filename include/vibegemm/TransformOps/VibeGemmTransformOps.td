@@ -88,17 +88,17 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
                 "TMA + wgmma kernel (sm_90a)";
   let description = [{
     Takes a bufferized `linalg` contraction computing one block's output
-    tile inside a `gpu.launch`, with A viewed as `[M, K]` and B as `[K, N]`
-    (both row-major, no batch dimension), f16 or bf16 operands and an f32
+    tile inside a `gpu.launch`, with A stored `[M, K]` or `[K, M]` and B
+    `[K, N]` or `[N, K]` (no batch dimension), f16 or bf16 operands and an f32
     accumulator, whose operands are unit-stride views of whole static 2-D
     buffers defined outside the launch, and replaces it with a Hopper
     kernel body built from the `nvgpu` dialect's TMA and mbarrier ops and
     NVVM's wgmma ops:
 
     - Host side, before the launch, `nvgpu.tma.create.descriptor` makes a
-      128-byte-swizzled tensor map of each operand buffer (boxes of
-      `BM x 64` for A, `64 x 64` for B stored `[K, N]` or `BN x 64` for B
-      stored `[N, K]`; out-of-bounds reads as zero). Launch plans pass them
+      128-byte-swizzled tensor map of each operand buffer: an operand stored
+      K-innermost (A `[M, K]`, B `[N, K]`) in boxes of its tile rows x 64,
+      the others in boxes of 64 K-rows x 64 (out-of-bounds reads as zero). Launch plans pass them
       as `tensor_map` arguments, which the runtime encodes with
       `cuTensorMapEncodeTiled`.
     - The launch gets `128 * (1 + consumers)` threads. The last warpgroup
@@ -129,8 +129,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
 
     Consumes the `target` handle and produces a handle to the consumers' K
     loop (`scf.for`). Emits a silenceable failure, leaving the payload
-    unchanged, when the target is not such a contraction, is batched or has
-    another operand layout, has other element types, has operands whose
+    unchanged, when the target is not such a contraction, is batched or
+    indexes an operand other than by a permutation, has other element types, has operands whose
     rows are not a multiple of 16 bytes or that are not views of whole
     buffers, does not span the whole K, when the tile or accumulators are
     too large, when the ring and staging tile exceed 227 KiB of shared
