@@ -90,21 +90,21 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 }
 
 /// The Hopper path for sm_90a, when TMA can read the operands (any of
-/// the four layouts, rows a multiple of 16 bytes), no batch, at least 64
-/// rows and columns. 128x256 tiles with two consumer
+/// the four layouts, rows a multiple of 16 bytes, batched or not), at
+/// least 64 rows and columns. 128x256 tiles with two consumer
 /// warpgroups where they fill the chip, else 128x128 with one.
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
                      (p.transposeB ? p.k : p.n) % 8 == 0;
-  if (target.name != "sm_90a" || p.batch != 1 || !rowsAligned || p.m < 64 ||
-      p.n < 64)
+  if (target.name != "sm_90a" || !rowsAligned || p.m < 64 || p.n < 64)
     return std::nullopt;
   TensorCoreTiling t;
   t.wgmma = true;
   t.blockK = 64;
   t.warpsM = t.warpsN = 0;
-  int64_t wide = llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
+  int64_t wide =
+      p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
   if (wide >= target.smCount) {
     t.blockM = 128;
     t.blockN = 256;
@@ -132,7 +132,8 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   if (!halfInputs || !p.accType.isF32() || p.hasSoftmax || p.n < 16)
     return std::nullopt;
   // Skinny and huge-K shapes stay on mma.sync, where split-K serves them.
-  int64_t wideBlocks = llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
+  int64_t wideBlocks =
+      p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
   if (2 * wideBlocks >= target.smCount)
     if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target))
       return hopper;

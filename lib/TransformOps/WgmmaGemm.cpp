@@ -116,9 +116,12 @@ private:
                                       gpu::AddressSpace::Workgroup);
   }
   nvgpu::TensorMapDescriptorType tensorMapType(int64_t rows) {
+    SmallVector<int64_t> shape = {rows, kBlockK};
+    if (batched)
+      shape.insert(shape.begin(), 1);
     return nvgpu::TensorMapDescriptorType::get(
         b.getContext(),
-        MemRefType::get({rows, kBlockK}, elementType, AffineMap(), smemSpace()),
+        MemRefType::get(shape, elementType, AffineMap(), smemSpace()),
         nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
@@ -164,6 +167,8 @@ private:
   bool rhsKMajor = false;
   /// A stored [M, K] (else [K, M], loaded in 64-column boxes like B).
   bool lhsKMajor = true;
+  /// One batch dimension, tiled to 1: operands are 3-D.
+  bool batched = false;
   Type elementType;
   int64_t elementBytes = 2;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
@@ -181,9 +186,9 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   FailureOr<BlockGemm> facts = analyseBlockGemm(gemm, "wgmma", why);
   if (failed(facts))
     return failure();
-  if (!facts->batchDims.empty())
-    return fail("batched contractions are not on the wgmma path yet; use "
-                "gemm_to_mma_sync");
+  if (facts->batchDims.size() > 1)
+    return fail("the wgmma path takes at most one batch dimension");
+  batched = facts->batchDims.size() == 1;
   launch = facts->launch;
   mDim = facts->mDim;
   nDim = facts->nDim;
@@ -192,14 +197,18 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   elementType = facts->elementType;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
 
-  // TMA boxes and the descriptors below take A as [M, K] (K contiguous)
-  // and B as [K, N] or [N, K].
+  // Operands are [batch,] rows, columns: the batch (tiled to 1) outermost,
+  // then the two matrix dimensions in either order.
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
-  auto isDims = [](AffineMap map, unsigned first, unsigned second) {
-    return map.getNumResults() == 2 && map.getResult(0).isFunctionOfDim(first) &&
-           isa<AffineDimExpr>(map.getResult(0)) &&
-           isa<AffineDimExpr>(map.getResult(1)) &&
-           map.getResult(1).isFunctionOfDim(second);
+  unsigned lead = batched ? 1 : 0;
+  auto isDims = [&](AffineMap map, unsigned first, unsigned second) {
+    auto isDim = [&](unsigned pos, unsigned dim) {
+      auto d = dyn_cast<AffineDimExpr>(map.getResult(pos));
+      return d && d.getPosition() == dim;
+    };
+    return map.getNumResults() == 2 + lead &&
+           (!batched || isDim(0, facts->batchDims[0])) &&
+           isDim(lead, first) && isDim(lead + 1, second);
   };
   lhsKMajor = isDims(maps[0], mDim, kDim);
   rhsKMajor = isDims(maps[1], nDim, kDim);
@@ -223,20 +232,23 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     // here, typed with a general layout; plan buffers are row-major.
     bool rowMajor = type && (type.getLayout().isIdentity() ||
                              op->root.getDefiningOp<bufferization::ToBufferOp>());
-    if (!type || type.getRank() != 2 || !type.hasStaticShape() || !rowMajor ||
-        launch.getBody().isAncestor(op->root.getParentRegion()))
-      return fail("TMA operands must view whole static row-major 2-D "
-                  "buffers defined outside the gpu.launch");
+    if (!type || type.getRank() != 2 + lead || !type.hasStaticShape() ||
+        !rowMajor || launch.getBody().isAncestor(op->root.getParentRegion()))
+      return fail("TMA operands must view whole static row-major buffers "
+                  "defined outside the gpu.launch");
     // TMA strides are multiples of 16 bytes.
-    if (type.getDimSize(1) * elementBytes % 16)
+    if (type.getDimSize(lead + 1) * elementBytes % 16)
       return fail(llvm::formatv("rows of {0} elements are not a multiple of "
                                 "16 bytes, as TMA needs",
-                                type.getDimSize(1)));
+                                type.getDimSize(lead + 1)));
+    if (batched && cast<MemRefType>(op->tile.getType()).getDimSize(0) != 1)
+      return fail("batch dimensions must be tiled to 1 first");
   }
   // The K loop runs over the whole K of both buffers.
   auto lhsType = cast<MemRefType>(a.getType());
   auto rhsType = cast<MemRefType>(bv.getType());
-  unsigned lhsK = lhsKMajor ? 1 : 0, rhsK = rhsKMajor ? 1 : 0;
+  unsigned lhsK = lead + (lhsKMajor ? 1 : 0);
+  unsigned rhsK = lead + (rhsKMajor ? 1 : 0);
   int64_t kTotal = cast<MemRefType>(lhs.root.getType()).getDimSize(lhsK);
   if (lhsType.isDynamicDim(lhsK) || lhsType.getDimSize(lhsK) != kTotal ||
       rhsType.isDynamicDim(rhsK) || rhsType.getDimSize(rhsK) != kTotal ||
@@ -244,8 +256,8 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     return fail("the block tile must span the whole K of its operands");
   kTileCount = llvm::divideCeil(kTotal, kBlockK);
 
-  FailureOr<int64_t> mBound = upperBound(a, lhsKMajor ? 0 : 1);
-  FailureOr<int64_t> nBound = upperBound(bv, rhsKMajor ? 0 : 1);
+  FailureOr<int64_t> mBound = upperBound(a, lead + (lhsKMajor ? 0 : 1));
+  FailureOr<int64_t> nBound = upperBound(bv, lead + (rhsKMajor ? 0 : 1));
   if (failed(mBound) || failed(nBound))
     return fail("cannot bound the block tile's extent statically");
   blockM = llvm::alignTo(*mBound, 64 * opt.consumers);
@@ -302,9 +314,11 @@ void WgmmaBuilder::createDescriptors() {
     Value unranked = memref::CastOp::create(
         b, loc, UnrankedMemRefType::get(elementType, type.getMemorySpace()),
         op->root);
+    SmallVector<Value> box = {c(op->boxRows), c(kBlockK)};
+    if (batched)
+      box.insert(box.begin(), c(1));
     op->descriptor = nvgpu::TmaCreateDescriptorOp::create(
-        b, loc, tensorMapType(op->boxRows), unranked,
-        ValueRange{c(op->boxRows), c(kBlockK)});
+        b, loc, tensorMapType(op->boxRows), unranked, box);
   }
 }
 
@@ -314,8 +328,23 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-  Value mOrigin = origin(lhs, lhsKMajor ? 0 : 1);
-  Value nOrigin = origin(rhs, rhsKMajor ? 0 : 1);
+  unsigned lead = batched ? 1 : 0;
+  Value mOrigin = origin(lhs, lead + (lhsKMajor ? 0 : 1));
+  Value nOrigin = origin(rhs, lead + (rhsKMajor ? 0 : 1));
+  // Batched operands are 3-D tensor maps with a batch box of 1, addressed
+  // by the batch index last (coordinates run innermost first).
+  auto coords = [&](TmaOperand &op, Value x, Value y) {
+    SmallVector<Value> xy = {x, y};
+    if (batched)
+      xy.push_back(origin(op, 0));
+    return xy;
+  };
+  auto box = [&](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> dims(shape);
+    if (batched)
+      dims.insert(dims.begin(), 1);
+    return dims;
+  };
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1));
   b.setInsertionPointToStart(loop.getBody());
   Value kt = loop.getInductionVar();
@@ -340,30 +369,32 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   // 8 KiB apart.
   if (lhsKMajor)
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(slotBase, {blockM, kBlockK}, elementType), barriers,
-        lhs.descriptor, ValueRange{k, mOrigin}, slot, Value(), Value());
+        b, loc, sharedView(slotBase, box({blockM, kBlockK}), elementType),
+        barriers, lhs.descriptor, coords(lhs, k, mOrigin), slot, Value(),
+        Value());
   else
     for (int64_t j = 0; j < blockM / kBoxN; ++j)
       nvgpu::TmaAsyncLoadOp::create(
           b, loc,
           sharedView(add(slotBase, c(j * kBlockK * kBoxN * elementBytes)),
-                     {kBlockK, kBoxN}, elementType),
-          barriers, lhs.descriptor, ValueRange{add(mOrigin, c(j * kBoxN)), k},
-          slot, Value(), Value());
+                     box({kBlockK, kBoxN}), elementType),
+          barriers, lhs.descriptor,
+          coords(lhs, add(mOrigin, c(j * kBoxN)), k), slot, Value(), Value());
   Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
   if (rhsKMajor) {
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(bBase, {blockN, kBlockK}, elementType), barriers,
-        rhs.descriptor, ValueRange{k, nOrigin}, slot, Value(), Value());
+        b, loc, sharedView(bBase, box({blockN, kBlockK}), elementType),
+        barriers, rhs.descriptor, coords(rhs, k, nOrigin), slot, Value(),
+        Value());
     return;
   }
   for (int64_t j = 0; j < blockN / kBoxN; ++j) {
     Value offset =
         add(slotBase, c((blockM * kBlockK + j * kBlockK * kBoxN) * elementBytes));
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(offset, {kBlockK, kBoxN}, elementType), barriers,
-        rhs.descriptor, ValueRange{add(nOrigin, c(j * kBoxN)), k}, slot,
-        Value(), Value());
+        b, loc, sharedView(offset, box({kBlockK, kBoxN}), elementType),
+        barriers, rhs.descriptor, coords(rhs, add(nOrigin, c(j * kBoxN)), k),
+        slot, Value(), Value());
   }
 }
 

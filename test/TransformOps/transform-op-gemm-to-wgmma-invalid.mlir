@@ -54,16 +54,16 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Batched contractions stay on mma.sync for now.
+// A batch dimension must be tiled to 1: each block reads one matrix.
 #mA = affine_map<(b, m, n, k) -> (b, m, k)>
 #mB = affine_map<(b, m, n, k) -> (b, k, n)>
 #mC = affine_map<(b, m, n, k) -> (b, m, n)>
-func.func @batched(%a: memref<1x128x128xbf16>, %b: memref<1x128x128xbf16>, %c: memref<1x128x128xf32>) {
+func.func @batched(%a: memref<2x128x128xbf16>, %b: memref<2x128x128xbf16>, %c: memref<2x128x128xf32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     // expected-note @below {{target op}}
-    linalg.batch_matmul ins(%a, %b : memref<1x128x128xbf16>, memref<1x128x128xbf16>) outs(%c : memref<1x128x128xf32>)
+    linalg.batch_matmul ins(%a, %b : memref<2x128x128xbf16>, memref<2x128x128xbf16>) outs(%c : memref<2x128x128xf32>)
     gpu.terminator
   }
   return
@@ -72,7 +72,7 @@ func.func @batched(%a: memref<1x128x128xbf16>, %b: memref<1x128x128xbf16>, %c: m
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.batch_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{batched contractions are not on the wgmma path yet; use gemm_to_mma_sync}}
+    // expected-error @below {{batch dimensions must be tiled to 1 first}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -266,7 +266,7 @@ func.func @local_operands(%c: memref<128x128xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{TMA operands must view whole static row-major 2-D buffers defined outside the gpu.launch}}
+    // expected-error @below {{TMA operands must view whole static row-major buffers defined outside the gpu.launch}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -235,3 +235,53 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A batch_matmul block tile (batch tiled to 1): 3-D tensor maps with a
+// batch box of 1, the batch index as the last TMA coordinate.
+
+// CHECK-LABEL: func.func @batched_bf16(
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:       nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %[[BZ:.*]]], %{{.*}} to %{{.*}} : {{.*}} -> memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+//       CHECK:       vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>, vector<8xbf16>
+#mA = affine_map<(b, m, n, k) -> (b, m, k)>
+#mB = affine_map<(b, m, n, k) -> (b, k, n)>
+#mC = affine_map<(b, m, n, k) -> (b, m, n)>
+#id = affine_map<(b, m, n) -> (b, m, n)>
+func.func @batched_bf16(%a: memref<4x256x512xbf16>, %b: memref<4x512x256xbf16>, %c: memref<4x256x256xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c4)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[%bz, %m0, 0] [1, 128, 512] [1, 1, 1] : memref<4x256x512xbf16> to memref<1x128x512xbf16, strided<[131072, 512, 1], offset: ?>>
+    %sb = memref.subview %b[%bz, 0, %n0] [1, 512, 128] [1, 1, 1] : memref<4x512x256xbf16> to memref<1x512x128xbf16, strided<[131072, 256, 1], offset: ?>>
+    %sc = memref.subview %c[%bz, %m0, %n0] [1, 128, 128] [1, 1, 1] : memref<4x256x256xbf16> to memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>
+    %acc = memref.alloc() : memref<1x128x128xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<1x128x128xf32>)
+    linalg.batch_matmul ins(%sa, %sb : memref<1x128x512xbf16, strided<[131072, 512, 1], offset: ?>>, memref<1x512x128xbf16, strided<[131072, 256, 1], offset: ?>>)
+        outs(%acc : memref<1x128x128xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%acc : memref<1x128x128xf32>) outs(%sc : memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>) {
+    ^bb0(%v: f32, %o: bf16):
+      %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<1x128x128xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.batch_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -89,7 +89,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
   let description = [{
     Takes a bufferized `linalg` contraction computing one block's output
     tile inside a `gpu.launch`, with A stored `[M, K]` or `[K, M]` and B
-    `[K, N]` or `[N, K]` (no batch dimension), f16 or bf16 operands and an f32
+    `[K, N]` or `[N, K]` (a batch dimension tiled to 1 in front, if any), f16
+    or bf16 operands and an f32
     accumulator, whose operands are unit-stride views of whole static 2-D
     buffers defined outside the launch, and replaces it with a Hopper
     kernel body built from the `nvgpu` dialect's TMA and mbarrier ops and
@@ -129,8 +130,9 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
 
     Consumes the `target` handle and produces a handle to the consumers' K
     loop (`scf.for`). Emits a silenceable failure, leaving the payload
-    unchanged, when the target is not such a contraction, is batched or
-    indexes an operand other than by a permutation, has other element types, has operands whose
+    unchanged, when the target is not such a contraction, has a batch
+    dimension not tiled to 1 or an operand indexed other than by a
+    permutation, has other element types, has operands whose
     rows are not a multiple of 16 bytes or that are not views of whole
     buffers, does not span the whole K, when the tile or accumulators are
     too large, when the ring and staging tile exceed 227 KiB of shared
