@@ -3,6 +3,22 @@
 // it keeps SIMT.
 // (Attributes at their defaults, block_k = 32 and stages = 3, are not printed.)
 // RUN: vibegemm-opt %s --split-input-file --vibegemm-form-dispatches --vibegemm-builtin-schedule | FileCheck %s
+// RUN: vibegemm-opt %s --split-input-file --vibegemm-form-dispatches --vibegemm-builtin-schedule="target=sm_90a" | FileCheck %s --check-prefix=SM90A
+
+// On sm_90a the large square takes TMA + wgmma (128x256 tiles, two
+// consumers, 4 stages); decode, huge K (split-K), the misaligned irregular
+// shape and the matvec keep their sm_90 schedules.
+// SM90A-LABEL: transform.named_sequence @c0_bf16_d0(
+//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
+// SM90A-LABEL: transform.named_sequence @c1_bf16_d0(
+//       SM90A: transform.vibegemm.gemm_to_mma_sync
+// SM90A-LABEL: transform.named_sequence @c2_bf16_d0(
+//       SM90A: transform.structured.split_reduction
+//       SM90A: transform.vibegemm.gemm_to_mma_sync
+// SM90A-LABEL: transform.named_sequence @c3_bf16_d0(
+//       SM90A: transform.vibegemm.gemm_to_mma_sync
+// SM90A-LABEL: transform.named_sequence @c4_bf16_d0(
+//   SM90A-NOT: gemm_to_wgmma
 
 // Large square: 128x256 tiles, eight 64x64 warp tiles, K steps of 64, three stages.
 // CHECK-LABEL: transform.named_sequence @c0_bf16_d0(
