@@ -26,6 +26,33 @@ using namespace mlir;
 #define GET_OP_CLASSES
 #include "vibegemm/TransformOps/VibeGemmTransformOps.cpp.inc"
 
+namespace {
+/// Both kernel rewrites consume the GEMM's handle and return the new K
+/// loop; a rewrite that does not fit leaves the payload as it was and says
+/// why, pointing at the GEMM.
+template <typename OpTy>
+DiagnosedSilenceableFailure
+finishRewrite(OpTy op, Operation *target, FailureOr<scf::ForOp> loop,
+              const std::string &why,
+              transform::ApplyToEachResultList &results) {
+  if (failed(loop)) {
+    DiagnosedSilenceableFailure diag = op.emitSilenceableError() << why;
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  results.push_back(*loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void consumeTargetProduceLoop(
+    OpOperand &target, ResultRange results,
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::consumesHandle(target, effects);
+  transform::producesHandle(results, effects);
+  transform::modifiesPayload(effects);
+}
+} // namespace
+
 LogicalResult transform::GemmToMmaSyncOp::verify() {
   if (getWarps().size() != 2 || getWarps()[0] < 1 || getWarps()[1] < 1)
     return emitOpError("warps must be two positive counts [wm, wn]");
@@ -40,9 +67,8 @@ LogicalResult transform::GemmToMmaSyncOp::verify() {
 
 void transform::GemmToMmaSyncOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  consumesHandle(getTargetMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  consumeTargetProduceLoop(getTargetMutable(), getOperation()->getOpResults(),
+                           effects);
 }
 
 DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
@@ -57,13 +83,7 @@ DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsMmaSync(rewriter, target, options, why);
-  if (failed(loop)) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
-    diag.attachNote(target->getLoc()) << "target op";
-    return diag;
-  }
-  results.push_back(*loop);
-  return DiagnosedSilenceableFailure::success();
+  return finishRewrite(*this, target, loop, why, results);
 }
 
 LogicalResult transform::GemmToWgmmaOp::verify() {
@@ -76,9 +96,8 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
 
 void transform::GemmToWgmmaOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  consumesHandle(getTargetMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  consumeTargetProduceLoop(getTargetMutable(), getOperation()->getOpResults(),
+                           effects);
 }
 
 DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
@@ -91,13 +110,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);
-  if (failed(loop)) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
-    diag.attachNote(target->getLoc()) << "target op";
-    return diag;
-  }
-  results.push_back(*loop);
-  return DiagnosedSilenceableFailure::success();
+  return finishRewrite(*this, target, loop, why, results);
 }
 
 namespace {
