@@ -13,7 +13,9 @@ source tools/gpu/env.sh
 python3 - <<'PY'
 import sys; sys.path.insert(0, "python/bench"); import problems
 from problems import Problem
-# (batch, M, N, K, A stored [K, M], B stored [N, K], epilogue)
+# (batch, M, N, K, A stored [K, M], B stored [N, K], epilogue). The batched
+# cases take wgmma only once chooseWgmmaTiling stops refusing batches (each
+# line prints the kind the scheduler chose).
 cases = [(1, 2000, 1992, 1000, False, False, None),
          (1, 4000, 3960, 1000, False, False, None),
          (1, 4000, 3950, 1000, False, True, None),
