@@ -122,8 +122,38 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   return t;
 }
 
+/// Threads of a block that splits `extent` elements into 16-byte chunks
+/// (`vector` elements each), about `perThread` chunks per thread.
+int64_t threadsFor(int64_t extent, int64_t vector, int64_t perThread) {
+  return std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(extent, vector * perThread)), 64,
+      1024);
+}
+
+/// Matrix-vector shapes (M or N of 1) whose matrix is read along K: one
+/// output per block, the block's threads splitting K, so the matrix
+/// streams from HBM at full width. Any of f16, bf16 and f32.
+std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
+  bool sameInputs = p.lhsType == p.rhsType &&
+                    (p.lhsType.isF16() || p.lhsType.isBF16() ||
+                     p.lhsType.isF32());
+  // The matrix must be K-contiguous: A [M, K] for N = 1, B [N, K] for M = 1.
+  bool matrixAlongK = (p.n == 1 && !p.transposeA) || (p.m == 1 && p.transposeB);
+  if (!sameInputs || !p.accType.isF32() || p.batch != 1 || p.hasSoftmax ||
+      !matrixAlongK || p.m * p.n < 2 || p.k < 256)
+    return std::nullopt;
+  TensorCoreTiling t;
+  t.blockReduce = true;
+  t.blockM = t.blockN = 1;
+  t.blockK = 0;
+  t.warpsM = t.warpsN = 0;
+  t.stages = 0;
+  t.threads = threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
+  return t;
+}
+
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
-/// operands accumulating in f32 and no softmax consumer. (Operands whose
+/// operands accumulating in f32 (a softmax consumer only unbatched). (Operands whose
 /// rows 16-byte copies cannot read are loaded through registers.) The block
 /// tile is the largest that still gives about one wave of blocks.
 std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
@@ -132,14 +162,20 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
                     (p.lhsType.isBF16() && p.rhsType.isBF16());
   // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
-  if (!halfInputs || !p.accType.isF32() || p.hasSoftmax || p.n < 16)
+  if (!halfInputs || !p.accType.isF32() || (p.hasSoftmax && p.batch > 1) ||
+      p.n < 16)
     return std::nullopt;
   // Skinny and huge-K shapes stay on mma.sync, where split-K serves them.
   int64_t wideBlocks =
       p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
+  // A softmax consumer gets a kernel of its own: one row per block.
+  int64_t softmaxThreads =
+      threadsFor(p.n, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
   if (2 * wideBlocks >= target.smCount)
-    if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target))
+    if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target)) {
+      hopper->softmaxThreads = softmaxThreads;
       return hopper;
+    }
   struct Shape {
     int64_t bm, bn, wm, wn;
   };
@@ -186,7 +222,9 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
                    llvm::divideCeil(p.n, pick.bn);
   // The combining kernel's 64x64 tiles must divide M and N: a ragged one
   // would give its threads' private tiles a dynamic size.
-  if (p.batch == 1 && 2 * blocks < sms && p.m % 64 == 0 && p.n % 64 == 0)
+  t.softmaxThreads = softmaxThreads;
+  if (p.batch == 1 && !p.hasSoftmax && 2 * blocks < sms && p.m % 64 == 0 &&
+      p.n % 64 == 0)
     while (blocks * t.splitK * 2 <= 2 * sms &&
            p.k % (t.splitK * 2 * t.blockK) == 0 &&
            p.k / (t.splitK * 2) >= 1024)
@@ -222,7 +260,9 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   while (t.blockN > t.threadN && t.blockN / 2 >= problem.n)
     t.blockN /= 2;
   tryStagedPath(problem, t);
-  t.tensorCore = chooseTensorCoreTiling(problem, target);
+  t.tensorCore = chooseBlockReduceTiling(problem);
+  if (!t.tensorCore)
+    t.tensorCore = chooseTensorCoreTiling(problem, target);
   return t;
 }
 
@@ -647,7 +687,12 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   os << "transform.named_sequence @" << sequenceName
      << "(%func: !transform.any_op {transform.consumed}) {\n";
   os << "  // " << comment << "\n";
-  if (t.wgmma)
+  if (t.blockReduce)
+    os << llvm::formatv(
+        "  // Matrix-vector schedule: one output per block, {0} threads "
+        "splitting K,\n  // warp shuffles and shared memory reducing.\n",
+        t.threads);
+  else if (t.wgmma)
     os << llvm::formatv(
         "  // Hopper schedule: {0}x{1} block tiles, a TMA producer warpgroup "
         "and {2} wgmma\n  // consumer warpgroup(s), K steps of 64 through a "
@@ -659,9 +704,10 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "m16n8k16 mma.sync,\n  // K steps of {4} through a {5}-stage "
         "cp.async ring, epilogue on registers.\n",
         t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages);
-  knob("block_m", t.blockM, "16, 32, 64, 128, 256");
-  knob("block_n", t.blockN, "16, 32, 64, 128, 256");
-  writeRoleMatches(os, ops, /*softmax=*/false);
+  StringRef tileOptions = t.blockReduce ? "1" : "16, 32, 64, 128, 256";
+  knob("block_m", t.blockM, tileOptions);
+  knob("block_n", t.blockN, tileOptions);
+  writeRoleMatches(os, ops, /*softmax=*/true);
   FusionPlan plan = planFusion(problem, ops);
   bool fused = plan.fused;
   const std::string &anchor = plan.anchor, &lead = plan.lead,
@@ -767,6 +813,11 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   }
   tileToBlocks(anchor, "b_tiled", "b_forall");
   writeFusions(os, producers, "", "_b", "b_forall", "b_loop");
+  // A softmax consumer: its own kernel, one row per block.
+  if (ops.hasSoftmax)
+    os << "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
+          "%softmax tile_sizes [1] (mapping = [#gpu.block<x>]) : "
+          "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
   // Unfused epilogues: SIMT kernels, 16x16 threads over 64x64 tiles.
   if (!fused)
     for (StringRef e : ops.epilogues)
@@ -804,7 +855,12 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   os << "  %gemm_mapped = transform.structured.match attributes{vibegemm.role "
         "= \"root\"} in %gemm_launch : "
      << anyOp << "\n";
-  if (t.wgmma)
+  if (t.blockReduce)
+    os << llvm::formatv(
+        "  %k_loop = transform.vibegemm.gemm_to_block_reduce %gemm_mapped "
+        "{{threads = {0}} : {1}\n",
+        t.threads, anyOp);
+  else if (t.wgmma)
     os << llvm::formatv(
         "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
         "{{stages = {0}, consumers = {1}} : {2}\n",
@@ -826,6 +882,19 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "block_dims = [16, 16, 1] : {1}\n"
         "  }\n",
         blockMap, anyOp);
+  if (ops.hasSoftmax)
+    os << llvm::formatv(
+        "  %softmax_buf = transform.structured.match ops{{[\"linalg.softmax\"]} "
+        "in %buffers : {0}\n"
+        "  %softmax_blocks = transform.get_parent_op %softmax_buf {{op_name = "
+        "\"scf.forall\"} : {0}\n"
+        "  %softmax_launch = transform.gpu.map_forall_to_blocks "
+        "%softmax_blocks generate_gpu_launch : {0}\n"
+        "  %softmax_mapped = transform.structured.match "
+        "ops{{[\"linalg.softmax\"]} in %softmax_launch : {0}\n"
+        "  %row_loop = transform.vibegemm.softmax_to_block_reduce "
+        "%softmax_mapped {{threads = {1}} : {0}\n",
+        anyOp, t.softmaxThreads);
   os << "  transform.apply_patterns to %buffers {\n"
         "    transform.apply_patterns.canonicalization\n"
         "  } {apply_cse} : !transform.any_op\n";

@@ -15,6 +15,9 @@
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdlib>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::vibegemm;
 
@@ -55,6 +58,48 @@ bool vibegemm::rowsAligned(Value view, int64_t divisor) {
   auto type = dyn_cast<MemRefType>(v.getType());
   return type && !type.isDynamicDim(type.getRank() - 1) &&
          type.getDimSize(type.getRank() - 1) % divisor == 0;
+}
+
+bool vibegemm::vectorsAlignedAlong(Value view, unsigned dim,
+                                   int64_t elements) {
+  auto type = dyn_cast<MemRefType>(view.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || failed(type.getStridesAndOffset(strides, offset)) ||
+      strides[dim] != 1)
+    return false;
+  for (auto [i, stride] : llvm::enumerate(strides))
+    if (i != dim && type.getDimSize(i) != 1 &&
+        (ShapedType::isDynamic(stride) || stride % elements))
+      return false;
+  // The first element: every subview offset, scaled by its stride, keeps
+  // the alignment of the allocation it views.
+  Value v = view;
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
+      SmallVector<int64_t> sourceStrides;
+      int64_t sourceOffset;
+      if (failed(sub.getSourceType().getStridesAndOffset(sourceStrides,
+                                                        sourceOffset)))
+        return false;
+      for (auto [index, stride] :
+           llvm::zip(sub.getMixedOffsets(), sourceStrides)) {
+        if (ShapedType::isDynamic(stride))
+          return false;
+        int64_t needed = elements / std::gcd(std::abs(stride), elements);
+        if (needed > 1 && !isMultipleOf(index, needed))
+          return false;
+      }
+      v = sub.getSource();
+    } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+    } else {
+      break;
+    }
+  }
+  auto root = cast<MemRefType>(v.getType());
+  return succeeded(root.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) && offset % elements == 0;
 }
 
 /// Static upper bound of dimension `dim` of `buffer`.
@@ -201,6 +246,42 @@ bool vibegemm::canStoreVectors(Value buffer, unsigned nPos, int64_t elements) {
   return rowsAligned(buffer, elements);
 }
 
+void vibegemm::shapeLaunch(RewriterBase &b, gpu::LaunchOp launch,
+                           int64_t threads, int64_t sharedBytes) {
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = launch.getLoc();
+  b.setInsertionPoint(launch);
+  Value threadCount = arith::ConstantIndexOp::create(b, loc, threads);
+  Value bytes = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
+  b.modifyOpInPlace(launch, [&] {
+    launch.getBlockSizeXMutable().assign(threadCount);
+    launch.getDynamicSharedMemorySizeMutable().assign(bytes);
+  });
+}
+
+Value vibegemm::shuffleXor(OpBuilder &b, Location loc, Value value,
+                           int64_t offset) {
+  Value warpWidth = arith::ConstantIntOp::create(b, loc, 32, 32);
+  Value shift = arith::ConstantIntOp::create(b, loc, offset, 32);
+  return gpu::ShuffleOp::create(b, loc, value, shift, warpWidth,
+                                gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+Value vibegemm::sharedTable(OpBuilder &b, Location loc, int64_t rows,
+                            int64_t cols) {
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  Value bytes = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      space));
+  return memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({rows, cols}, b.getF32Type(), AffineMap(), space),
+      bytes, arith::ConstantIndexOp::create(b, loc, 0), ValueRange{});
+}
+
 void vibegemm::eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
                                     const EpilogueChain &chain) {
   SmallVector<Operation *> dead(chain.ops.rbegin(), chain.ops.rend());
@@ -222,7 +303,8 @@ void vibegemm::eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
 
 FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
                                                 StringRef path,
-                                                std::string &why) {
+                                                std::string &why,
+                                                bool allowF32) {
   auto fail = [&](const Twine &msg) {
     why = msg.str();
     return failure();
@@ -250,9 +332,13 @@ FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
   Value a = gemm.getDpsInputs()[0], b = gemm.getDpsInputs()[1];
   g.elementType = getElementTypeOrSelf(a.getType());
   if (g.elementType != getElementTypeOrSelf(b.getType()) ||
-      !(g.elementType.isF16() || g.elementType.isBF16()) ||
+      !(g.elementType.isF16() || g.elementType.isBF16() ||
+        (allowF32 && g.elementType.isF32())) ||
       !getElementTypeOrSelf(gemm.getDpsInits()[0].getType()).isF32())
-    return fail(path + " needs f16 or bf16 operands and an f32 accumulator");
+    return fail(path + (allowF32 ? " needs f16, bf16 or f32 operands and an "
+                                   "f32 accumulator"
+                                 : " needs f16 or bf16 operands and an f32 "
+                                   "accumulator"));
   return g;
 }
 

@@ -452,13 +452,7 @@ scf::ForOp MmaSyncBuilder::build() {
   // memory.
   auto smemSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t lhsBytes = ringBytes(lhs), totalBytes = lhsBytes + ringBytes(rhs);
-  b.setInsertionPoint(launch);
-  Value threadCount = arith::ConstantIndexOp::create(b, loc, threads);
-  Value sharedBytes = arith::ConstantIntOp::create(b, loc, totalBytes, 32);
-  b.modifyOpInPlace(launch, [&] {
-    launch.getBlockSizeXMutable().assign(threadCount);
-    launch.getDynamicSharedMemorySizeMutable().assign(sharedBytes);
-  });
+  shapeLaunch(b, launch, threads, totalBytes);
 
   b.setInsertionPoint(gemm);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

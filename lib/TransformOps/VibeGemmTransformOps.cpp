@@ -2,11 +2,13 @@
 //
 // The transform dialect extension: op verification, effects and the
 // application of `transform.vibegemm.*` ops. The IR they build lives in
-// MmaSyncGemm.cpp.
+// MmaSyncGemm.cpp, WgmmaGemm.cpp, BlockReduceGemm.cpp and BlockSoftmax.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
+#include "vibegemm/TransformOps/BlockReduceGemm.h"
+#include "vibegemm/TransformOps/BlockSoftmax.h"
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
 #include "vibegemm/TransformOps/WgmmaGemm.h"
 
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -113,6 +116,58 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   return finishRewrite(*this, target, loop, why, results);
 }
 
+/// Block-wide reductions need whole warps.
+static LogicalResult verifyThreads(Operation *op, int64_t threads) {
+  if (threads < 32 || threads > 1024 || threads % 32)
+    return op->emitOpError("threads must be a multiple of 32 between 32 and "
+                           "1024");
+  return success();
+}
+
+LogicalResult transform::GemmToBlockReduceOp::verify() {
+  return verifyThreads(*this, getThreads());
+}
+
+void transform::GemmToBlockReduceOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumeTargetProduceLoop(getTargetMutable(), getOperation()->getOpResults(),
+                           effects);
+}
+
+DiagnosedSilenceableFailure transform::GemmToBlockReduceOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  vibegemm::BlockReduceOptions options;
+  options.threads = getThreads();
+  std::string why;
+  FailureOr<scf::ForOp> loop =
+      vibegemm::rewriteGemmAsBlockReduce(rewriter, target, options, why);
+  return finishRewrite(*this, target, loop, why, results);
+}
+
+LogicalResult transform::SoftmaxToBlockReduceOp::verify() {
+  return verifyThreads(*this, getThreads());
+}
+
+void transform::SoftmaxToBlockReduceOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumeTargetProduceLoop(getTargetMutable(), getOperation()->getOpResults(),
+                           effects);
+}
+
+DiagnosedSilenceableFailure transform::SoftmaxToBlockReduceOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  vibegemm::BlockSoftmaxOptions options;
+  options.threads = getThreads();
+  std::string why;
+  FailureOr<scf::ForOp> loop =
+      vibegemm::rewriteSoftmaxAsBlockReduce(rewriter, target, options, why);
+  return finishRewrite(*this, target, loop, why, results);
+}
+
 namespace {
 class VibeGemmTransformExtension
     : public transform::TransformDialectExtension<VibeGemmTransformExtension> {
@@ -123,6 +178,7 @@ public:
     declareGeneratedDialect<arith::ArithDialect>();
     declareGeneratedDialect<gpu::GPUDialect>();
     declareGeneratedDialect<LLVM::LLVMDialect>();
+    declareGeneratedDialect<math::MathDialect>();
     declareGeneratedDialect<memref::MemRefDialect>();
     declareGeneratedDialect<NVVM::NVVMDialect>();
     declareGeneratedDialect<nvgpu::NVGPUDialect>();

@@ -625,13 +625,7 @@ scf::ForOp WgmmaBuilder::build() {
   MLIRContext *ctx = b.getContext();
   createDescriptors();
 
-  b.setInsertionPoint(launch);
-  Value threadCount = arith::ConstantIndexOp::create(b, loc, threads);
-  Value sharedSize = arith::ConstantIntOp::create(b, loc, sharedBytes(), 32);
-  b.modifyOpInPlace(launch, [&] {
-    launch.getBlockSizeXMutable().assign(threadCount);
-    launch.getDynamicSharedMemorySizeMutable().assign(sharedSize);
-  });
+  shapeLaunch(b, launch, threads, sharedBytes());
 
   b.setInsertionPoint(gemm);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -240,15 +240,19 @@ std::string formatMs(const json::Object &c) {
 json::Object builtinScheduleJson(const SimtTiling &t) {
   if (const std::optional<TensorCoreTiling> &tc = t.tensorCore)
     return json::Object{
-        {"kind", tc->wgmma ? "wgmma" : "tensor_core"},
+        {"kind", tc->kindName()},
         {"why_not_staged", nullptr},
         {"block", json::Array{tc->blockM, tc->blockN, tc->blockK}},
-        {"warps", tc->wgmma ? json::Value(nullptr)
+        {"warps", tc->wgmma || tc->blockReduce
+                      ? json::Value(nullptr)
                             : json::Value(json::Array{tc->warpsM, tc->warpsN})},
         {"consumers", tc->wgmma ? json::Value(tc->consumers)
                                 : json::Value(nullptr)},
-        {"stages", tc->stages},
-        {"split_k", tc->splitK}};
+        {"stages", tc->blockReduce ? json::Value(nullptr)
+                                   : json::Value(tc->stages)},
+        {"split_k", tc->splitK},
+        {"threads", tc->blockReduce ? json::Value(tc->threads)
+                                    : json::Value(nullptr)}};
   return json::Object{
       {"kind", t.staged ? "staged" : "direct"},
       {"why_not_staged",

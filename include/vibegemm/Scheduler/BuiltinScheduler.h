@@ -30,6 +30,19 @@ struct TensorCoreTiling {
   /// fields are unused.
   bool wgmma = false;
   int64_t consumers = 1;
+  /// Not a tensor-core path, but scheduled the same way: matrix-vector
+  /// shapes (`transform.vibegemm.gemm_to_block_reduce`), one output per
+  /// block (1x1 block tiles), `threads` threads splitting K.
+  bool blockReduce = false;
+  int64_t threads = 256;
+  /// Threads of each block of a softmax consumer's kernel
+  /// (`transform.vibegemm.softmax_to_block_reduce`, one row per block).
+  int64_t softmaxThreads = 256;
+
+  /// The name report.json and the script's comment give the path.
+  llvm::StringRef kindName() const {
+    return blockReduce ? "block_reduce" : wgmma ? "wgmma" : "tensor_core";
+  }
 };
 
 /// The tunable choices of the built-in SIMT schedule. Each tile size becomes

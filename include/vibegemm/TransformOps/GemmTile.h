@@ -29,9 +29,10 @@ struct EpilogueChain {
   llvm::SetVector<Value> registerBuffers;
 };
 
-/// What both rewrites first establish about their target: a bufferized
+/// What the GEMM rewrites first establish about their target: a bufferized
 /// two-operand contraction with one M, N and K dimension inside a
-/// gpu.launch, f16 or bf16 operands and an f32 accumulator.
+/// gpu.launch, f16 or bf16 (or, where allowed, f32) operands and an f32
+/// accumulator.
 struct BlockGemm {
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
@@ -40,9 +41,10 @@ struct BlockGemm {
 };
 
 /// Checks `gemm` is such a contraction; `path` names the instruction in
-/// the element-type diagnostic ("mma.sync", "wgmma").
+/// the element-type diagnostic ("mma.sync", "wgmma"). `allowF32` also
+/// accepts f32 operands (paths without tensor cores).
 FailureOr<BlockGemm> analyseBlockGemm(linalg::LinalgOp gemm, StringRef path,
-                                      std::string &why);
+                                      std::string &why, bool allowF32 = false);
 
 /// The launch must not run threads or use dynamic shared memory yet: the
 /// rewrite sets both.
@@ -92,6 +94,12 @@ bool isBlockLocalAllocation(Value buffer);
 /// along the innermost dimension keeps them so.
 bool rowsAligned(Value view, int64_t divisor);
 
+/// True when `view` can be read `elements` at a time along dimension
+/// `dim` with aligned vector loads: that dimension has unit stride, every
+/// other (non-unit) dimension's stride is a multiple of `elements`, and the
+/// view's first element is `elements`-aligned relative to its allocation.
+bool vectorsAlignedAlong(Value view, unsigned dim, int64_t elements);
+
 /// Static upper bound of dimension `dim` of `buffer`.
 FailureOr<int64_t> upperBound(Value buffer, int64_t dim);
 
@@ -114,6 +122,17 @@ evaluateEpilogue(OpBuilder &b, Location loc, const EpilogueChain &chain,
 /// the buffer's rows are contiguous along dimension `nPos` and every row
 /// starts aligned to `elements`.
 bool canStoreVectors(Value buffer, unsigned nPos, int64_t elements);
+
+/// Gives `launch` `threads` threads along x and `sharedBytes` of dynamic
+/// shared memory (set before it, so the launch's other operands stay).
+void shapeLaunch(RewriterBase &b, gpu::LaunchOp launch, int64_t threads,
+                 int64_t sharedBytes);
+
+/// The value of `value` in the lane `offset` away (xor) in the warp.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
+
+/// A `rows x cols` f32 table over the launch's dynamic shared memory.
+Value sharedTable(OpBuilder &b, Location loc, int64_t rows, int64_t cols);
 
 /// Erases the GEMM, its fill, the chain and the block-local buffers the
 /// chain ran through, once their values are stored.

@@ -159,4 +159,99 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
   let hasVerifier = 1;
 }
 
+def GemmToBlockReduceOp : Op<Transform_Dialect, "vibegemm.gemm_to_block_reduce",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Rewrites a block's few-output GEMM tile (a GEMV row) into a "
+                "K-split block reduction";
+  let description = [{
+    Takes a bufferized `linalg` contraction computing one block's output
+    tile of at most 16 outputs (for example one row of a matrix-vector
+    product, the N dimension left whole) inside a `gpu.launch`, with f16,
+    bf16 or f32 operands and an f32 accumulator, and replaces it with a
+    memory-bound kernel body that spreads K over the block:
+    - The launch gets `threads` threads along x. Thread t reads K chunks
+      t, t + threads, ... of every A row and B column of the tile, 16 bytes
+      at a time where both operands have unit stride along K and aligned
+      rows (element by element otherwise), four chunks in flight, and keeps
+      one f32 partial sum per output.
+    - The partial sums are reduced by `gpu.shuffle xor` within each warp,
+      then through a `warps x outputs` table in dynamic shared memory that
+      one thread per output adds up in a fixed order, so results do not
+      depend on scheduling.
+    - That thread adds the fill value (or the output's old contents,
+      without a fill), runs the elementwise `linalg.generic` consumers
+      (bias, activations, scale, residual, truncation) and stores; outputs
+      past a ragged edge are not stored.
+    #### Return modes
+    Consumes the `target` handle and produces a handle to the K loop
+    (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
+    when the target is not such a contraction, is not inside a `gpu.launch`
+    or the launch already has threads, has other element types, has an
+    operand indexed other than by a permutation, a batch dimension not tiled
+    to 1, a tile of more than 16 outputs or without a static bound, or a
+    consumer that is not an elementwise generic.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<I64Attr, "256">:$threads);
+  let results = (outs TransformHandleTypeInterface:$loop);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
+def SoftmaxToBlockReduceOp : Op<Transform_Dialect,
+    "vibegemm.softmax_to_block_reduce",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Rewrites a block's softmax rows into block-wide reductions";
+  let description = [{
+    Takes a bufferized 2-D `linalg.softmax` over its last dimension that
+    computes one block's rows inside a `gpu.launch` (f16, bf16 or f32 in
+    and out, computed in f32), and replaces it with a kernel body in which
+    the block's `threads` threads share each row:
+    - Pass 1: each thread reads every `threads`-th chunk of the row (16
+      bytes at a time where the rows allow it) and keeps a running maximum
+      and a sum of exponentials rescaled to it (online softmax).
+    - The pairs are combined by `gpu.shuffle xor` within each warp, then
+      through a `warps x 2` table in dynamic shared memory that every
+      thread combines in the same fixed order.
+    - Pass 2: `exp(x - max) / sum`, rounded to the output type, is stored.
+      The row is read twice; the second read mostly hits L2.
+    Rows of any length work; the block's rows are processed one after the
+    other.
+    #### Return modes
+    Consumes the `target` handle and produces a handle to the row loop
+    (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
+    when the target is not a bufferized `linalg.softmax`, is not inside a
+    `gpu.launch` or the launch already has threads, is not 2-D over its
+    last dimension, has other element types, or has no static bound on its
+    row count.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<I64Attr, "256">:$threads);
+  let results = (outs TransformHandleTypeInterface:$loop);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // VIBEGEMM_TRANSFORM_OPS
