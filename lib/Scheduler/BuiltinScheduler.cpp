@@ -91,15 +91,13 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 
 /// The Hopper path for sm_90a, when TMA can read the operands (any of
 /// the four layouts, rows a multiple of 16 bytes), at least 64 rows and
-/// columns, no batch: batched wgmma kernels compile but have not run on a
-/// GPU yet (tools/gpu/wgmma-check.sh OUTDIR l1_batched), so batched GEMMs
-/// stay on mma.sync until they have. 128x256 tiles with two consumer
-/// warpgroups where they fill the chip, else 128x128 with one.
+/// columns, batched or not (3-D tensor maps). 128x256 tiles with two
+/// consumer warpgroups where they fill the chip, else 128x128 with one.
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
                      (p.transposeB ? p.k : p.n) % 8 == 0;
-  if (target.name != "sm_90a" || p.batch != 1 || !rowsAligned || p.m < 64 ||
+  if (target.name != "sm_90a" || !rowsAligned || p.m < 64 ||
       p.n < 64)
     return std::nullopt;
   TensorCoreTiling t;

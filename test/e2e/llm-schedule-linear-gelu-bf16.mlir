@@ -15,6 +15,7 @@
 // REPORT-NEXT:   "kind": "tensor_core",
 // REPORT-NEXT:   "split_k": 1,
 // REPORT-NEXT:   "stages": 3,
+// REPORT-NEXT:   "threads": null,
 // REPORT-NEXT:   "warps": [
 // REPORT-NEXT:     2,
 // REPORT-NEXT:     4

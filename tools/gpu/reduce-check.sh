@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (repo root, carrying .dist and build/bin): the
+# block-reduction kernels (matrix-vector products, softmax after a GEMM) on
+# ragged and misaligned shapes, and batched wgmma, each verified on fresh
+# inputs and then under compute-sanitizer memcheck; then the bench problems
+# they serve, timed beside cuBLAS and eager PyTorch.
+# Usage: tools/gpu/reduce-check.sh OUTDIR [ONLY-regex]
+set -uo pipefail
+dest=${1:?output directory}
+only=${2:-'l1_matvec|l2_gelu_softmax|l1_batched'}
+mkdir -p "$dest" /tmp/redge /tmp/rbench
+source tools/gpu/env.sh
+python3 - <<'PY'
+import sys; sys.path.insert(0, "python/bench"); import problems
+from problems import Problem
+# (dtype, batch, M, N, K, A stored [K, M], B stored [N, K], epilogue)
+cases = [("bf16", 1, 1000, 1, 4100, False, False, None),   # K % 8: element loads
+         ("bf16", 1, 777, 1, 65536, False, False, None),
+         ("f32", 1, 777, 1, 65536, False, False, None),
+         ("f32", 1, 300, 1, 1001, False, False, None),
+         ("bf16", 1, 1, 3000, 4096, False, True, None),   # vector x [N, K]
+         ("bf16", 1, 512, 1, 8192, False, False, "bias_relu"),
+         ("bf16", 1, 320, 1001, 512, False, True, "gelu_softmax"),  # rows of 1001
+         ("bf16", 1, 256, 4096, 1024, False, True, "gelu_softmax"),
+         ("bf16", 16, 1000, 1000, 520, False, False, None),  # batched wgmma
+         ("bf16", 4, 1000, 600, 256, False, False, None)]
+for dtype, batch, m, n, k, ta, tb, epi in cases:
+    layout = ("t" if ta else "n") + ("t" if tb else "n")
+    p = Problem(base=f"r{batch}x{m}x{n}x{k}_{layout}" + (f"_{epi}" if epi else ""),
+                level=2 if epi else 1, dtype=dtype, batch=batch, m=m, n=n, k=k,
+                trans_a=ta, trans_b=tb, epilogue=epi or "none")
+    open(f"/tmp/redge/{p.name}.mlir", "w").write(problems.mlir(p))
+PY
+for src in /tmp/redge/*.mlir; do
+  name=$(basename "$src" .mlir)
+  build/bin/vibegemm-opt "$src" --llm-schedule="artifacts-dir=/tmp/redge/$name measure=off target=sm_90a" -o /dev/null
+  plan=/tmp/redge/$name/${name}_d0.plan.json
+  printf '%s: %s ' "$name" "$(grep -o '"kind": "[a-z_]*"' /tmp/redge/$name/report.json | head -1)"
+  timeout 120 build/bin/vibegemm-run --verify-only "$plan" 2>&1 | tail -1 | tr '\n' ' '
+  compute-sanitizer --tool memcheck --print-limit 5 build/bin/vibegemm-run --no-isolate \
+    --verify-only "$plan" 2>&1 | grep -E "ERROR SUMMARY" | tr '\n' ' '
+  echo
+done | tee "$dest/edges.txt"
+python3 python/bench/bench.py compile --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
+  --target sm_90a --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
+tail -3 "$dest/compile.log"
+python3 python/bench/bench.py run --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
+  --vibegemm-run build/bin/vibegemm-run --run-timeout 120 \
+  --time-budget "${TIME_BUDGET:-240}" 2>&1 | tee "$dest/run.log"
+python3 python/bench/bench.py report --out /tmp/rbench --dest "$dest/report" \
+  --reproduce "bash tools/gpu/reduce-check.sh OUTDIR '$only'" > /dev/null 2>&1
+cp /tmp/rbench/*/artifacts/*_d0.ptx "$dest/" 2>/dev/null
