@@ -187,13 +187,16 @@ private:
       return setError(where + ": unknown kind '" + kind->str() + "'");
     buffer.zeroInit = obj->getBoolean("zero_init").value_or(false);
     constexpr int64_t kMaxBytes = int64_t(1) << 40;
+    // Scratch is sized in bytes; a shape and dtype, when given, must agree
+    // (tensor maps over scratch need them).
     if (buffer.kind == PlanBuffer::Kind::Scratch) {
       std::optional<int64_t> bytes = obj->getInteger("bytes");
       if (!bytes || *bytes <= 0 || *bytes > kMaxBytes)
         return setError(where + ": scratch needs 0 < \"bytes\" <= 2^40");
       buffer.bytes = *bytes;
       buffer.dtype = DType::I8;
-      return true;
+      if (!obj->get("shape"))
+        return true;
     }
     std::optional<llvm::StringRef> dtype = obj->getString("dtype");
     static const llvm::StringMap<DType> dtypes = {
@@ -218,7 +221,11 @@ private:
         return setError(where + ": buffer is larger than 2^40 bytes");
       elements *= *d;
     }
+    size_t declared = buffer.bytes;
     buffer.bytes = elements * dtypeBytes(buffer.dtype);
+    if (buffer.kind == PlanBuffer::Kind::Scratch && buffer.bytes != declared)
+      return setError(where + ": scratch \"bytes\" disagrees with its shape "
+                              "and dtype");
     if (buffer.bytes > static_cast<size_t>(kMaxBytes))
       return setError(where + ": buffer is larger than 2^40 bytes");
     const char *indexKey =

@@ -89,19 +89,24 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   fail("no K tile splits the shared-memory copies evenly over the threads");
 }
 
-/// The Hopper path for sm_90a, when TMA can read the operands (any of
-/// the four layouts, rows a multiple of 16 bytes), at least 64 rows and
-/// columns, batched or not (3-D tensor maps). 128x256 tiles with two
-/// consumer warpgroups where they fill the chip, else 128x128 with one.
+/// The Hopper path for sm_90a: any of the four layouts, at least 64 rows
+/// and columns, batched or not (3-D tensor maps). Operands whose rows TMA
+/// cannot stride over (not a multiple of 16 bytes) are copied into padded
+/// buffers first, when the GEMM does enough work per element to pay for
+/// the copy. 128x256 tiles with two consumer warpgroups where they fill the
+/// chip, else 128x128 with one.
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
                      (p.transposeB ? p.k : p.n) % 8 == 0;
-  if (target.name != "sm_90a" || !rowsAligned || p.m < 64 ||
-      p.n < 64)
+  // FLOPs per operand element: the copies add one read and write each.
+  double intensity = 2.0 * p.m * p.n * p.k / (p.m * p.k + p.k * p.n);
+  if (target.name != "sm_90a" || (!rowsAligned && intensity < 512) ||
+      p.m < 64 || p.n < 64)
     return std::nullopt;
   TensorCoreTiling t;
   t.wgmma = true;
+  t.alignRows = !rowsAligned;
   t.blockK = 64;
   t.warpsM = t.warpsN = 0;
   int64_t wide =
@@ -694,8 +699,11 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
     os << llvm::formatv(
         "  // Hopper schedule: {0}x{1} block tiles, a TMA producer warpgroup "
         "and {2} wgmma\n  // consumer warpgroup(s), K steps of 64 through a "
-        "{3}-stage mbarrier ring.\n",
-        t.blockM, t.blockN, t.consumers, t.stages);
+        "{3}-stage mbarrier ring{4}.\n",
+        t.blockM, t.blockN, t.consumers, t.stages,
+        t.alignRows ? ",\n  // operands with misaligned rows copied into "
+                      "padded buffers first"
+                    : "");
   else
     os << llvm::formatv(
         "  // Tensor-core schedule: {0}x{1} block tiles, {2}x{3} warps of "
@@ -859,7 +867,10 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "{{threads = {0}} : {1}\n",
         t.threads, anyOp);
   else if (t.wgmma)
-    os << llvm::formatv(
+    os << (t.alignRows ? "  transform.vibegemm.align_operand_rows "
+                         "%gemm_mapped : !transform.any_op\n"
+                       : "")
+       << llvm::formatv(
         "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
         "{{stages = {0}, consumers = {1}} : {2}\n",
         t.stages, t.consumers, anyOp);

@@ -145,11 +145,11 @@ private:
     if (inDispatch) {
       name = "ws" + std::to_string(numScratch++);
       int64_t bits = type.getElementTypeBitWidth();
-      buffer = llvm::json::Object{
-          {"name", name},
-          {"kind", "scratch"},
-          {"bytes", type.getNumElements() * std::max<int64_t>(1, bits / 8)},
-          {"zero_init", false}};
+      // The shape lets the runtime encode tensor maps over it.
+      buffer = shapedBuffer(name, type);
+      buffer["kind"] = "scratch";
+      buffer["bytes"] = type.getNumElements() * std::max<int64_t>(1, bits / 8);
+      buffer["zero_init"] = false;
     } else {
       name = "t" + std::to_string(numTemps++);
       buffer = shapedBuffer(name, type);

@@ -2,11 +2,13 @@
 //
 // The transform dialect extension: op verification, effects and the
 // application of `transform.vibegemm.*` ops. The IR they build lives in
-// MmaSyncGemm.cpp, WgmmaGemm.cpp, BlockReduceGemm.cpp and BlockSoftmax.cpp.
+// MmaSyncGemm.cpp, WgmmaGemm.cpp, BlockReduceGemm.cpp, BlockSoftmax.cpp and
+// AlignOperandRows.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
+#include "vibegemm/TransformOps/AlignOperandRows.h"
 #include "vibegemm/TransformOps/BlockReduceGemm.h"
 #include "vibegemm/TransformOps/BlockSoftmax.h"
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
@@ -166,6 +168,27 @@ DiagnosedSilenceableFailure transform::SoftmaxToBlockReduceOp::applyToOne(
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteSoftmaxAsBlockReduce(rewriter, target, options, why);
   return finishRewrite(*this, target, loop, why, results);
+}
+
+void transform::AlignOperandRowsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::AlignOperandRowsOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why;
+  FailureOr<SmallVector<gpu::LaunchOp>> copies =
+      vibegemm::alignOperandRows(rewriter, target, why);
+  if (failed(copies)) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  return DiagnosedSilenceableFailure::success();
 }
 
 namespace {

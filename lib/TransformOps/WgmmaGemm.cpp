@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/WgmmaGemm.h"
+#include "vibegemm/TransformOps/AlignOperandRows.h"
 #include "vibegemm/TransformOps/GemmTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -244,15 +245,30 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     if (batched && cast<MemRefType>(op->tile.getType()).getDimSize(0) != 1)
       return fail("batch dimensions must be tiled to 1 first");
   }
-  // The K loop runs over the whole K of both buffers.
+  // The K loop runs over the whole K of both buffers. A buffer of
+  // align_operand_rows may be longer along K: its tail is zero, and reading
+  // it adds nothing.
   auto lhsType = cast<MemRefType>(a.getType());
   auto rhsType = cast<MemRefType>(bv.getType());
   unsigned lhsK = lead + (lhsKMajor ? 1 : 0);
   unsigned rhsK = lead + (rhsKMajor ? 1 : 0);
-  int64_t kTotal = cast<MemRefType>(lhs.root.getType()).getDimSize(lhsK);
-  if (lhsType.isDynamicDim(lhsK) || lhsType.getDimSize(lhsK) != kTotal ||
-      rhsType.isDynamicDim(rhsK) || rhsType.getDimSize(rhsK) != kTotal ||
-      cast<MemRefType>(rhs.root.getType()).getDimSize(rhsK) != kTotal)
+  int64_t kTotal = lhsType.isDynamicDim(lhsK) ? ShapedType::kDynamic
+                                              : lhsType.getDimSize(lhsK);
+  auto spansK = [&](const TmaOperand &op, MemRefType tileType, unsigned k) {
+    int64_t rootK = cast<MemRefType>(op.root.getType()).getDimSize(k);
+    if (tileType.isDynamicDim(k) || tileType.getDimSize(k) != kTotal)
+      return false;
+    if (rootK == kTotal)
+      return true;
+    Operation *def = op.root.getDefiningOp();
+    bool zeroTail = def && def->hasAttr(kZeroPaddedAttr) &&
+                    k + 1 == static_cast<unsigned>(lead + 2) &&
+                    rootK - kTotal < 16 / elementBytes;
+    return zeroTail && llvm::all_of(op.offsets[k], [](OpFoldResult offset) {
+             return isConstantIntValue(offset, 0);
+           });
+  };
+  if (!spansK(lhs, lhsType, lhsK) || !spansK(rhs, rhsType, rhsK))
     return fail("the block tile must span the whole K of its operands");
   kTileCount = llvm::divideCeil(kTotal, kBlockK);
 

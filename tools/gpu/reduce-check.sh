@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
 # block-reduction kernels (matrix-vector products, softmax after a GEMM) on
-# ragged and misaligned shapes, and batched wgmma, each verified on fresh
+# ragged and misaligned shapes, batched wgmma, and wgmma on operands copied
+# into padded buffers (rows not a multiple of 16 bytes), each verified on fresh
 # inputs and then under compute-sanitizer memcheck; then the bench problems
 # they serve, timed beside cuBLAS and eager PyTorch.
 # Usage: tools/gpu/reduce-check.sh OUTDIR [ONLY-regex]
 set -uo pipefail
 dest=${1:?output directory}
-only=${2:-'l1_matvec|l2_gelu_softmax|l1_batched'}
+only=${2:-'l1_matvec|l2_gelu_softmax|l1_batched|l1_irregular'}
 mkdir -p "$dest" /tmp/redge /tmp/rbench
 source tools/gpu/env.sh
 python3 - <<'PY'
@@ -23,7 +24,10 @@ cases = [("bf16", 1, 1000, 1, 4100, False, False, None),   # K % 8: element load
          ("bf16", 1, 320, 1001, 512, False, True, "gelu_softmax"),  # rows of 1001
          ("bf16", 1, 256, 4096, 1024, False, True, "gelu_softmax"),
          ("bf16", 16, 1000, 1000, 520, False, False, None),  # batched wgmma
-         ("bf16", 4, 1000, 600, 256, False, False, None)]
+         ("bf16", 4, 1000, 600, 256, False, False, None),
+         ("bf16", 1, 2000, 1999, 1001, False, False, None),   # padded copies
+         ("bf16", 1, 2000, 1999, 1001, True, True, None),
+         ("bf16", 1, 2000, 1001, 1003, False, True, "bias_relu")]
 for dtype, batch, m, n, k, ta, tb, epi in cases:
     layout = ("t" if ta else "n") + ("t" if tb else "n")
     p = Problem(base=f"r{batch}x{m}x{n}x{k}_{layout}" + (f"_{epi}" if epi else ""),

@@ -131,3 +131,28 @@ TEST_F(PlanTest, ReadsTensorMaps) {
   expectError(R"({"buffer": "arg0", "box": [4, 8], "swizzle": "swizzle_7b"})",
               "unknown swizzle");
 }
+
+TEST_F(PlanTest, ScratchMayCarryAShapeForTensorMaps) {
+  std::string text = kGood;
+  std::string from = R"({"name": "ws0", "kind": "scratch", "bytes": 64, "zero_init": true})";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(),
+               R"({"name": "ws0", "kind": "scratch", "bytes": 64,
+                   "shape": [4, 8], "dtype": "f16"})");
+  llvm::Expected<Plan> plan = parse(text);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  const PlanBuffer *ws = plan->find("ws0");
+  ASSERT_NE(ws, nullptr);
+  EXPECT_EQ(ws->shape, (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(ws->dtype, DType::F16);
+  EXPECT_EQ(ws->bytes, 64u);
+
+  std::string bad = kGood;
+  bad.replace(bad.find(from), from.size(),
+              R"({"name": "ws0", "kind": "scratch", "bytes": 64,
+                  "shape": [4, 4], "dtype": "f16"})");
+  llvm::Expected<Plan> wrong = parse(bad);
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_NE(llvm::toString(wrong.takeError()).find("disagrees"),
+            std::string::npos);
+}

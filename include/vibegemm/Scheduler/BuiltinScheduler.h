@@ -30,6 +30,10 @@ struct TensorCoreTiling {
   /// fields are unused.
   bool wgmma = false;
   int64_t consumers = 1;
+  /// Operands whose rows are not a multiple of 16 bytes are first copied
+  /// into zero-padded buffers (`transform.vibegemm.align_operand_rows`), so
+  /// TMA can read them.
+  bool alignRows = false;
   /// Not a tensor-core path, but scheduled the same way: matrix-vector
   /// shapes (`transform.vibegemm.gemm_to_block_reduce`), one output per
   /// block (1x1 block tiles), `threads` threads splitting K.

@@ -254,4 +254,46 @@ def SoftmaxToBlockReduceOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Copies GEMM operands with misaligned rows into zero-padded "
+                "buffers whose rows are multiples of 16 bytes";
+  let description = [{
+    Takes a bufferized two-operand `linalg` op (a block's GEMM tile) inside
+    a `gpu.launch`. For each input whose underlying static buffer (followed
+    through subviews and casts, defined outside the launch) has rows that
+    are not a multiple of 16 bytes (K = 5921 in bf16, say), it adds before
+    the launch:
+    - a `memref.alloc` with the innermost dimension rounded up to 16 bytes,
+      marked `vibegemm.zero_padded`;
+    - a copy kernel (a `gpu.launch` of one 256-thread block per row) that
+      writes the data and zeros after it;
+    - a view of the copy with the original shape,
+    and rebuilds the GEMM's subviews on that view. The GEMM's results do not
+    change; its operands now have aligned rows, so
+    `transform.vibegemm.gemm_to_wgmma` can read them with TMA (its K loop may
+    run into the zero tail). A buffer read by both operands is copied once.
+    Costs one extra read and write of each misaligned operand.
+    #### Return modes
+    Only reads the `target` handle (the GEMM stays the same op; a handle to
+    it stays valid) and produces nothing. Emits a silenceable failure, leaving the payload unchanged,
+    when the target is not a bufferized two-operand linalg op inside a
+    `gpu.launch`, or an operand does not view a static buffer defined
+    outside it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = [{
+    $target attr-dict `:` type($target)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // VIBEGEMM_TRANSFORM_OPS
