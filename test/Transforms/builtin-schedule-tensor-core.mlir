@@ -6,8 +6,9 @@
 // RUN: vibegemm-opt %s --split-input-file --vibegemm-form-dispatches --vibegemm-builtin-schedule="target=sm_90a" | FileCheck %s --check-prefix=SM90A
 
 // On sm_90a the large square takes TMA + wgmma (128x256 tiles, two
-// consumers, 4 stages); decode, huge K (split-K), the misaligned irregular
-// shape and the matvec keep their sm_90 schedules.
+// consumers, 4 stages), and so does the misaligned irregular shape, its
+// operands first copied into buffers with aligned rows; decode, huge K
+// (split-K) and the matvec keep their sm_90 schedules.
 // SM90A-LABEL: transform.named_sequence @c0_bf16_d0(
 //       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c1_bf16_d0(
@@ -16,7 +17,8 @@
 //       SM90A: transform.structured.split_reduction
 //       SM90A: transform.vibegemm.gemm_to_mma_sync
 // SM90A-LABEL: transform.named_sequence @c3_bf16_d0(
-//       SM90A: transform.vibegemm.gemm_to_mma_sync
+//       SM90A: transform.vibegemm.align_operand_rows %[[IRR:.*]] : !transform.any_op
+//  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %[[IRR]] {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c4_bf16_d0(
 //   SM90A-NOT: gemm_to_wgmma
 
