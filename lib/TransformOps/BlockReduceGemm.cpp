@@ -245,9 +245,14 @@ scf::ForOp BlockReduceBuilder::build() {
   lhs.outerSize = extent(lhs.mem, lhs.outerPos);
   rhs.outerSize = extent(rhs.mem, rhs.outerPos);
   kSize = extent(lhs.mem, lhs.kPos);
-  for (DotOperand *op : {&lhs, &rhs})
+  // Static strides, so the rows taken below have a unit stride vector
+  // loads accept.
+  for (DotOperand *op : {&lhs, &rhs}) {
+    if (width > 1)
+      op->mem = withKnownStrides(b, loc, op->mem);
     for (int64_t outer = 0; outer < op->outerTile; ++outer)
       op->rows.push_back(rowView(*op, outer));
+  }
 
   // Each thread takes every `threads`-th chunk of K.
   Type f32 = b.getF32Type();

@@ -36,9 +36,12 @@ public:
   scf::ForOp build();
 
 private:
-  /// `width` elements of `row` from column `col`, as f32.
-  Value load(Value view, Value row, Value col);
-  void store(Value value, Value view, Value row, Value col);
+  /// Row `row` of `view` as a 1-D view (static unit stride when the
+  /// buffer's strides are known, as vector accesses need).
+  Value rowOf(Value view, Value row);
+  /// `width` elements of a row from column `col`, as f32.
+  Value load(Value rowView, Value col);
+  void store(Value value, Value rowView, Value col);
   Value splat(Value scalar) {
     if (width == 1)
       return scalar;
@@ -103,15 +106,31 @@ LogicalResult BlockSoftmaxBuilder::analyse(std::string &why) {
   return success();
 }
 
-Value BlockSoftmaxBuilder::load(Value view, Value row, Value col) {
-  Type elem = cast<MemRefType>(view.getType()).getElementType();
+Value BlockSoftmaxBuilder::rowOf(Value view, Value row) {
+  auto type = cast<MemRefType>(view.getType());
+  Value columns = extent(view, 1);
+  std::optional<int64_t> staticColumns = getConstantIntValue(columns);
+  SmallVector<OpFoldResult> offsets{row, b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes{
+      b.getIndexAttr(1),
+      staticColumns ? b.getIndexAttr(*staticColumns) : OpFoldResult(columns)};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  MemRefType rowType = memref::SubViewOp::inferRankReducedResultType(
+      {staticColumns ? *staticColumns : ShapedType::kDynamic}, type, offsets,
+      sizes, strides);
+  return memref::SubViewOp::create(b, loc, rowType, view, offsets, sizes,
+                                   strides);
+}
+
+Value BlockSoftmaxBuilder::load(Value rowView, Value col) {
+  Type elem = cast<MemRefType>(rowView.getType()).getElementType();
   Type f32 = b.getF32Type();
   Value v;
   if (width == 1) {
-    v = memref::LoadOp::create(b, loc, view, ValueRange{row, col});
+    v = memref::LoadOp::create(b, loc, rowView, ValueRange{col});
   } else {
-    v = vector::LoadOp::create(b, loc, VectorType::get({width}, elem), view,
-                               ValueRange{row, col}, /*nontemporal=*/false,
+    v = vector::LoadOp::create(b, loc, VectorType::get({width}, elem),
+                               rowView, ValueRange{col}, /*nontemporal=*/false,
                                llvm::Align(width * elem.getIntOrFloatBitWidth() /
                                            8));
   }
@@ -121,18 +140,17 @@ Value BlockSoftmaxBuilder::load(Value view, Value row, Value col) {
       b, loc, width == 1 ? f32 : Type(VectorType::get({width}, f32)), v);
 }
 
-void BlockSoftmaxBuilder::store(Value value, Value view, Value row,
-                                Value col) {
-  Type elem = cast<MemRefType>(view.getType()).getElementType();
+void BlockSoftmaxBuilder::store(Value value, Value rowView, Value col) {
+  Type elem = cast<MemRefType>(rowView.getType()).getElementType();
   if (!elem.isF32())
     value = arith::TruncFOp::create(
         b, loc, width == 1 ? elem : Type(VectorType::get({width}, elem)),
         value);
   if (width == 1) {
-    memref::StoreOp::create(b, loc, value, view, ValueRange{row, col});
+    memref::StoreOp::create(b, loc, value, rowView, ValueRange{col});
     return;
   }
-  vector::StoreOp::create(b, loc, value, view, ValueRange{row, col},
+  vector::StoreOp::create(b, loc, value, rowView, ValueRange{col},
                           /*nontemporal=*/false,
                           llvm::Align(width * elem.getIntOrFloatBitWidth() / 8));
 }
@@ -154,6 +172,10 @@ scf::ForOp BlockSoftmaxBuilder::build() {
   int64_t warps = opt.threads / 32;
   shapeLaunch(b, launch, opt.threads, warps * 2 * 4);
   b.setInsertionPoint(softmax);
+  if (width > 1) {
+    input = withKnownStrides(b, loc, input);
+    output = withKnownStrides(b, loc, output);
+  }
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value table = sharedTable(b, loc, warps, 2);
   // The lowest finite value, not -inf: exp(m - m) of two -inf is NaN.
@@ -165,7 +187,8 @@ scf::ForOp BlockSoftmaxBuilder::build() {
 
   auto rows = scf::ForOp::create(b, loc, c(0), extent(input, 0), c(1));
   b.setInsertionPointToStart(rows.getBody());
-  Value row = rows.getInductionVar();
+  Value inRow = rowOf(input, rows.getInductionVar());
+  Value outRow = rowOf(output, rows.getInductionVar());
 
   // Pass 1: each thread's running max and rescaled sum.
   auto scan = scf::ForOp::create(b, loc, mul(tid, c(width)), columns, stride,
@@ -173,7 +196,7 @@ scf::ForOp BlockSoftmaxBuilder::build() {
   {
     OpBuilder::InsertionGuard inScan(b);
     b.setInsertionPointToStart(scan.getBody());
-    Value x = load(input, row, scan.getInductionVar());
+    Value x = load(inRow, scan.getInductionVar());
     Value m = scan.getRegionIterArgs()[0], s = scan.getRegionIterArgs()[1];
     Value mNew = arith::MaximumFOp::create(b, loc, m, maxOf(x));
     Value chunkSum = sumOf(exp(arith::SubFOp::create(b, loc, x, splat(mNew))));
@@ -217,11 +240,11 @@ scf::ForOp BlockSoftmaxBuilder::build() {
     OpBuilder::InsertionGuard inWrite(b);
     b.setInsertionPointToStart(write.getBody());
     Value col = write.getInductionVar();
-    Value x = load(input, row, col);
+    Value x = load(inRow, col);
     Value y = arith::MulFOp::create(
         b, loc, exp(arith::SubFOp::create(b, loc, x, splat(rowMax))),
         splat(inverse));
-    store(y, output, row, col);
+    store(y, outRow, col);
   }
   b.eraseOp(softmax);
   return rows;

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -60,36 +61,29 @@ bool vibegemm::rowsAligned(Value view, int64_t divisor) {
          type.getDimSize(type.getRank() - 1) % divisor == 0;
 }
 
-bool vibegemm::vectorsAlignedAlong(Value view, unsigned dim,
-                                   int64_t elements) {
-  auto type = dyn_cast<MemRefType>(view.getType());
+namespace {
+/// A view followed through unit-stride subviews (no rank change) and casts
+/// to its buffer, with the strides the launch plan gives that buffer.
+struct ViewOrigin {
+  SmallVector<memref::SubViewOp> subviews;
   SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type || failed(type.getStridesAndOffset(strides, offset)) ||
-      strides[dim] != 1)
-    return false;
-  for (auto [i, stride] : llvm::enumerate(strides))
-    if (i != dim && type.getDimSize(i) != 1 &&
-        (ShapedType::isDynamic(stride) || stride % elements))
-      return false;
-  // The first element: every subview offset, scaled by its stride, keeps
-  // the alignment of the allocation it views.
+  int64_t offset = 0;
+};
+
+FailureOr<ViewOrigin> traceUnitStrideView(Value view) {
+  auto viewType = dyn_cast<MemRefType>(view.getType());
+  if (!viewType)
+    return failure();
+  ViewOrigin origin;
   Value v = view;
   while (Operation *def = v.getDefiningOp()) {
     if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
-      SmallVector<int64_t> sourceStrides;
-      int64_t sourceOffset;
-      if (failed(sub.getSourceType().getStridesAndOffset(sourceStrides,
-                                                        sourceOffset)))
-        return false;
-      for (auto [index, stride] :
-           llvm::zip(sub.getMixedOffsets(), sourceStrides)) {
-        if (ShapedType::isDynamic(stride))
-          return false;
-        int64_t needed = elements / std::gcd(std::abs(stride), elements);
-        if (needed > 1 && !isMultipleOf(index, needed))
-          return false;
-      }
+      if (sub.getSourceType().getRank() != viewType.getRank() ||
+          !llvm::all_of(sub.getMixedStrides(), [](OpFoldResult s) {
+            return isConstantIntValue(s, 1);
+          }))
+        return failure();
+      origin.subviews.push_back(sub);
       v = sub.getSource();
     } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
       v = cast.getSource();
@@ -97,9 +91,73 @@ bool vibegemm::vectorsAlignedAlong(Value view, unsigned dim,
       break;
     }
   }
-  auto root = cast<MemRefType>(v.getType());
-  return succeeded(root.getStridesAndOffset(strides, offset)) &&
-         !ShapedType::isDynamic(offset) && offset % elements == 0;
+  // The buffer's layout, or row-major for a dispatch argument still seen
+  // through `bufferization.to_buffer` (plan buffers are row-major).
+  auto root = dyn_cast<MemRefType>(v.getType());
+  if (!root || !root.hasStaticShape() || root.getRank() != viewType.getRank())
+    return failure();
+  if (v.getDefiningOp<bufferization::ToBufferOp>()) {
+    origin.strides.assign(root.getRank(), 1);
+    for (int64_t d = root.getRank() - 2; d >= 0; --d)
+      origin.strides[d] = origin.strides[d + 1] * root.getDimSize(d + 1);
+    return origin;
+  }
+  if (failed(root.getStridesAndOffset(origin.strides, origin.offset)) ||
+      ShapedType::isDynamic(origin.offset) ||
+      llvm::any_of(origin.strides, ShapedType::isDynamic))
+    return failure();
+  return origin;
+}
+} // namespace
+
+bool vibegemm::vectorsAlignedAlong(Value view, unsigned dim,
+                                   int64_t elements) {
+  FailureOr<ViewOrigin> origin = traceUnitStrideView(view);
+  if (failed(origin) || origin->offset % elements ||
+      origin->strides[dim] != 1)
+    return false;
+  auto viewType = cast<MemRefType>(view.getType());
+  for (auto [i, stride] : llvm::enumerate(origin->strides))
+    if (i != dim && viewType.getDimSize(i) != 1 && stride % elements)
+      return false;
+  // The first element: every subview offset, scaled by its stride, keeps
+  // the alignment.
+  for (memref::SubViewOp sub : origin->subviews)
+    for (auto [index, stride] :
+         llvm::zip(sub.getMixedOffsets(), origin->strides)) {
+      int64_t needed = elements / std::gcd(std::abs(stride), elements);
+      if (needed > 1 && !isMultipleOf(index, needed))
+        return false;
+    }
+  return true;
+}
+
+Value vibegemm::withKnownStrides(OpBuilder &b, Location loc, Value view) {
+  FailureOr<ViewOrigin> origin = traceUnitStrideView(view);
+  if (failed(origin))
+    return view;
+  auto type = cast<MemRefType>(view.getType());
+  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                                       origin->strides);
+  auto castType = MemRefType::get(type.getShape(), type.getElementType(),
+                                  layout, type.getMemorySpace());
+  if (castType == type)
+    return view;
+  return memref::CastOp::create(b, loc, castType, view);
+}
+
+Value vibegemm::withUnitInnermostStride(OpBuilder &b, Location loc,
+                                        Value view) {
+  auto type = cast<MemRefType>(view.getType());
+  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+  strides.back() = 1;
+  auto layout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides);
+  auto castType = MemRefType::get(type.getShape(), type.getElementType(),
+                                  layout, type.getMemorySpace());
+  if (castType == type)
+    return view;
+  return memref::CastOp::create(b, loc, castType, view);
 }
 
 /// Static upper bound of dimension `dim` of `buffer`.

@@ -477,15 +477,8 @@ scf::ForOp MmaSyncBuilder::build() {
   // Unit innermost stride is what the launch plan's row-major buffers have;
   // the cast states it so cp.async may use the tile.
   auto unitInnerStride = [&](StagedOperand &op, unsigned outerPos) {
-    auto type = cast<MemRefType>(op.mem.getType());
-    SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
-    strides.back() = 1;
-    auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
-    auto castType = MemRefType::get(type.getShape(), type.getElementType(),
-                                    layout, type.getMemorySpace());
     op.outerSize = extent(op.mem, outerPos);
-    if (castType != type)
-      op.mem = memref::CastOp::create(b, loc, castType, op.mem);
+    op.mem = withUnitInnermostStride(b, loc, op.mem);
   };
   unitInnerStride(lhs, *resultPosition(lhs.map, mDim));
   unitInnerStride(rhs, *resultPosition(rhs.map, nDim));

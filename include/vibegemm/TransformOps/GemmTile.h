@@ -100,6 +100,17 @@ bool rowsAligned(Value view, int64_t divisor);
 /// view's first element is `elements`-aligned relative to its allocation.
 bool vectorsAlignedAlong(Value view, unsigned dim, int64_t elements);
 
+/// `view` cast to a layout with a unit innermost stride (the others and the
+/// offset dynamic), as the launch plan's row-major buffers have: vector
+/// loads and cp.async need it stated in the type.
+Value withUnitInnermostStride(OpBuilder &b, Location loc, Value view);
+
+/// `view` cast to the static strides the launch plan gives its buffer (the
+/// offset dynamic), when they are known, so that views taken of it have
+/// static strides too. (A cast straight into a vector.load would be folded
+/// away by it; a subview keeps it.)
+Value withKnownStrides(OpBuilder &b, Location loc, Value view);
+
 /// Static upper bound of dimension `dim` of `buffer`.
 FailureOr<int64_t> upperBound(Value buffer, int64_t dim);
 
