@@ -192,6 +192,19 @@ class ValidatorTests(PlanTestCase):
         doc["buffers"][4]["shape"] = [512, -1]
         self.assert_plan_error(doc, "missing 'dtype'", "'shape' must be")
 
+    def test_verify_scale(self):
+        doc = good_plan()
+        doc["buffers"][0]["verify_scale"] = 0.125
+        plan = self.validate(doc)
+        self.assertEqual(plan.buffer("arg0").verify_scale, 0.125)
+        self.assertEqual(plan.buffer("arg1").verify_scale, 1.0)
+        for bad in (0, 1.5, "x"):
+            doc["buffers"][0]["verify_scale"] = bad
+            self.assert_plan_error(doc, "'verify_scale' must be in (0, 1]")
+        del doc["buffers"][0]["verify_scale"]
+        doc["buffers"][2]["verify_scale"] = 0.5
+        self.assert_plan_error(doc, "on an input")
+
     def test_unknown_kind(self):
         doc = good_plan()
         doc["buffers"][4]["kind"] = "constant"
@@ -486,6 +499,11 @@ class NumpyHelperTests(unittest.TestCase):
             self.assertTrue(np.all(np.abs(f) >= 0.099), dtype)
             self.assertTrue(np.all(np.abs(f) <= 4), dtype)
             self.assertTrue((f > 0).any() and (f < 0).any(), dtype)
+            s = vrp.decode_to_f64(np, vrp.random_nonzero(
+                np, np.random.default_rng(3), (33, 17), dtype, 0.125), dtype)
+            if dtype.startswith(("f", "bf")):
+                self.assertTrue(np.all(np.abs(s) <= 0.126), dtype)
+                self.assertTrue(np.all(s != 0), dtype)
 
     def test_poison_bytes_are_nan(self):
         for dtype in ("f64", "f32", "f16", "bf16"):

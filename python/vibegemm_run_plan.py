@@ -219,6 +219,7 @@ class Buffer:
     arg_index: int | None = None
     result_index: int | None = None
     zero_init: bool = False
+    verify_scale: float = 1.0  # inputs: random values are scaled by it
 
     @property
     def numel(self):
@@ -326,7 +327,7 @@ _IDENT_RE = re.compile(r"[A-Za-z_$%][\w$%]*\Z")
 _TARGET_RE = re.compile(r"sm_\d+[a-z]?\Z")
 
 _BUFFER_KEYS = {"name", "kind", "arg_index", "result_index", "shape", "dtype",
-                "bytes", "zero_init"}
+                "bytes", "zero_init", "verify_scale"}
 _LAUNCH_KEYS = {"ptx", "kernel", "grid", "block", "shared_bytes", "args"}
 _TOP_KEYS = {"version", "function", "dispatch", "target", "buffers",
              "launches", "flops", "gemm", "reference", "reference_plan",
@@ -366,8 +367,8 @@ def _parse_buffer(b, where, errors, warnings):
             errors.append(f"{where}: 'zero_init' must be true or false")
         else:
             zero_init = zi
-        if "dtype" in b or "shape" in b:
-            warnings.append(f"{where}: dtype/shape ignored for scratch")
+        # dtype/shape, when given, describe the scratch for tensor maps,
+        # which this runner does not run.
     else:
         dt = b.get("dtype")
         if dt is None:
@@ -411,11 +412,17 @@ def _parse_buffer(b, where, errors, warnings):
             result_index = ri
     elif "result_index" in b:
         warnings.append(f"{where}: 'result_index' ignored for kind {kind!r}")
+    verify_scale = b.get("verify_scale", 1.0)
+    if (kind != "input" and "verify_scale" in b) or not isinstance(
+            verify_scale, (int, float)) or not 0 < verify_scale <= 1:
+        errors.append(f"{where}: 'verify_scale' must be in (0, 1] and on an "
+                      f"input")
     if len(errors) > n_errors:
         return name, None
     return name, Buffer(name=name, kind=kind, dtype=dtype, shape=shape,
                         nbytes=nbytes, arg_index=arg_index,
-                        result_index=result_index, zero_init=zero_init)
+                        result_index=result_index, zero_init=zero_init,
+                        verify_scale=float(verify_scale))
 
 
 def _parse_dims(v, what, maxes, where, errors):
@@ -868,11 +875,11 @@ def decode_to_f64(xp, a, dtype):
     return a.astype(xp.float64)
 
 
-def random_nonzero(np, rng, shape, dtype):
+def random_nonzero(np, rng, shape, dtype, scale=1.0):
     """Seeded random values, none zero, in device storage form.
 
-    Floats: magnitude uniform in [0.1, 1) with a random sign, rounded to the
-    dtype.  Integers: magnitude 1..4 with a random sign.
+    Floats: magnitude uniform in [0.1, 1) times ``scale`` with a random sign,
+    rounded to the dtype.  Integers: magnitude 1..4 with a random sign.
     """
     n = _prod(shape)
     sign = rng.integers(0, 2, size=n, dtype=np.int8)
@@ -882,6 +889,7 @@ def random_nonzero(np, rng, shape, dtype):
         a = rng.random(n, dtype=np.float32)
         a *= np.float32(0.9)
         a += np.float32(0.1)
+        a *= np.float32(scale)
         a *= sign
     else:
         a = rng.integers(1, 5, size=n, dtype=np.int64) * sign
@@ -1695,7 +1703,7 @@ def gpu_run(plan, ref, args, result):
     runner.bind_args()
     t0 = time.perf_counter()
     rng = np.random.default_rng(args.seed)
-    host = {b.name: random_nonzero(np, rng, b.shape, b.dtype)
+    host = {b.name: random_nonzero(np, rng, b.shape, b.dtype, b.verify_scale)
             for b in plan.inputs()}
     runner.upload_inputs(host)
     log(f"inputs generated and uploaded in {time.perf_counter() - t0:.2f} s")

@@ -76,7 +76,8 @@ float mlir::vibegemm::runtime::halfToFloat(uint16_t bits) {
 void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
                                           uint64_t seed,
                                           std::vector<uint8_t> &bytes,
-                                          std::vector<double> &values) {
+                                          std::vector<double> &values,
+                                          double scale) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
   size_t width = dtypeBytes(type);
@@ -84,7 +85,8 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
   values.resize(count);
   for (size_t i = 0; i < count; ++i) {
     uint64_t r = rng();
-    float v = magnitude(rng) * ((r & 1) ? -1.0f : 1.0f);
+    float v = magnitude(rng) * ((r & 1) ? -1.0f : 1.0f) *
+              static_cast<float>(scale);
     uint8_t *dst = bytes.data() + i * width;
     switch (type) {
     case DType::F32:

@@ -238,6 +238,13 @@ private:
         return setError(where + ": missing \"" + indexKey + "\"");
       buffer.index = *index;
     }
+    if (std::optional<double> scale = obj->getNumber("verify_scale")) {
+      if (buffer.kind != PlanBuffer::Kind::Input || !(*scale > 0) ||
+          *scale > 1)
+        return setError(where + ": \"verify_scale\" must be in (0, 1] and "
+                                "on an input");
+      buffer.verifyScale = *scale;
+    }
     return true;
   }
 

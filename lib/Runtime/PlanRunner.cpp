@@ -925,7 +925,8 @@ private:
     for (const PlanBuffer &b : plan.buffers)
       if (b.kind == PlanBuffer::Kind::Input)
         fillRandomNonZero(b.dtype, b.numElements(), seed * 1000003 + b.index,
-                          hostInputs[b.name], hostValues[b.name]);
+                          hostInputs[b.name], hostValues[b.name],
+                          b.verifyScale);
     if (Outcome o = prepare(mainPlan, /*writeInputs=*/true); !o)
       return o;
     if (Outcome o = runOnce(mainPlan, "the plan's kernels"); !o)

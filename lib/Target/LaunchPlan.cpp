@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Target/LaunchPlan.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -62,6 +63,9 @@ public:
       buffer[isInput ? "arg_index" : "result_index"] =
           isInput ? static_cast<int64_t>(i)
                   : static_cast<int64_t>(i) - numInputs;
+      if (auto scale = func.getArgAttrOfType<FloatAttr>(i, kVerifyScaleAttr);
+          scale && isInput)
+        buffer["verify_scale"] = scale.getValueAsDouble();
       buffers.push_back(std::move(buffer));
       names[arg] = name;
     }

@@ -133,10 +133,15 @@ bool vibegemm::vectorsAlignedAlong(Value view, unsigned dim,
 }
 
 Value vibegemm::withKnownStrides(OpBuilder &b, Location loc, Value view) {
+  auto type = cast<MemRefType>(view.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      !llvm::any_of(strides, ShapedType::isDynamic))
+    return view;
   FailureOr<ViewOrigin> origin = traceUnitStrideView(view);
   if (failed(origin))
     return view;
-  auto type = cast<MemRefType>(view.getType());
   auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
                                        origin->strides);
   auto castType = MemRefType::get(type.getShape(), type.getElementType(),

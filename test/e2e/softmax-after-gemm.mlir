@@ -1,12 +1,18 @@
 // REQUIRES: libdevice
 // RUN: rm -rf %t && vibegemm-opt %s --llm-schedule="artifacts-dir=%t" -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.mlir
+// RUN: FileCheck %s --check-prefix=PLAN --input-file=%t/gemm_softmax_d0.plan.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/gemm_softmax_d0.ptx -o %t.cubin %}
 
 // GEMM + GELU(erf) + row softmax in one dispatch.
 // CHECK-LABEL: func.func @gemm_softmax_d0(
 //       CHECK:   gpu.launch_func
 //       CHECK: gpu.binary @gemm_softmax_d0_kernels
+// The GEMM's operands are drawn small for verification (K = 256: 0.125).
+// PLAN: "name": "arg0"
+// PLAN: "verify_scale": 0.125
+// PLAN: "name": "arg1"
+// PLAN: "verify_scale": 0.125
 #id = affine_map<(m, n) -> (m, n)>
 func.func @gemm_softmax(%a: tensor<128x256xf32>, %b: tensor<256x512xf32>) -> tensor<128x512xf32> {
   %zero = arith.constant 0.0 : f32

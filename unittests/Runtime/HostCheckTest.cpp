@@ -47,6 +47,18 @@ TEST(HostCheck, RandomInputsAreSeededNonZeroAndExact) {
   }
 }
 
+TEST(HostCheck, RandomInputsTakeAVerifyScale) {
+  std::vector<uint8_t> a;
+  std::vector<double> va;
+  fillRandomNonZero(DType::BF16, 4096, 7, a, va, 0.125);
+  std::vector<double> decoded = decodeToDouble(DType::BF16, a.data(), 4096);
+  for (size_t i = 0; i < va.size(); ++i) {
+    EXPECT_EQ(decoded[i], va[i]);
+    EXPECT_NE(va[i], 0.0);
+    EXPECT_LE(std::fabs(va[i]), 0.125);
+  }
+}
+
 TEST(HostCheck, CompareCatchesNaNAndErrorsButAcceptsRounding) {
   std::vector<double> ref = {1.0, -2.0, 4.0, 0.5};
   std::vector<double> got = ref;

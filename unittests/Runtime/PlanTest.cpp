@@ -96,6 +96,23 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
   expectError("\"m\": 4", "\"m\": 5", "the GEMM needs");
   expectError("\"kind\": \"gemm\"", "\"kind\": \"conv\"",
               "only \"kind\": \"gemm\"");
+  expectError("\"dtype\": \"bf16\"}", "\"dtype\": \"bf16\", \"verify_scale\": 0}",
+              "\"verify_scale\" must be in (0, 1]");
+  expectError("\"dtype\": \"bf16\"}", "\"dtype\": \"bf16\", \"verify_scale\": 2}",
+              "\"verify_scale\" must be in (0, 1]");
+  expectError("\"dtype\": \"f32\"}", "\"dtype\": \"f32\", \"verify_scale\": 0.5}",
+              "on an input");
+}
+
+TEST_F(PlanTest, ReadsVerifyScaleOnInputs) {
+  std::string text = kGood;
+  std::string from = "\"shape\": [4, 8], \"dtype\": \"bf16\"";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), from + ", \"verify_scale\": 0.125");
+  llvm::Expected<Plan> plan = parse(text);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(plan->buffers[0].verifyScale, 0.125);
+  EXPECT_EQ(plan->buffers[1].verifyScale, 1.0);
 }
 
 TEST_F(PlanTest, ReadsTensorMaps) {

@@ -32,6 +32,13 @@ inline constexpr llvm::StringLiteral kFuseEpiloguesAttr =
 /// Role of an op inside a dispatch: init, root, epilogue0, epilogue1, ...,
 /// or softmax.
 inline constexpr llvm::StringLiteral kRoleAttr = "vibegemm.role";
+/// F64 argument attribute on a dispatch: verification scales that input's
+/// random values by it. Set on a GEMM's operands when a softmax follows, so
+/// its input is O(1) (like a real layer's, with 1/sqrt(K)-scaled weights)
+/// rather than O(sqrt(K)), where one rounding step of a bf16 intermediate
+/// (which two correct kernels may take differently) would change the
+/// softmax's output by tens of percent.
+inline constexpr llvm::StringLiteral kVerifyScaleAttr = "vibegemm.verify_scale";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
 /// Name of the module holding the transform scripts.

@@ -29,11 +29,11 @@ uint16_t floatToHalf(float value);
 float halfToFloat(uint16_t bits);
 
 /// Fills `bytes` with `count` seeded random values of `type`, uniform in
-/// [-1, -1/8] U [1/8, 1] so no element is zero; `values` receives the
-/// exact (rounded) values as doubles.
+/// [-1, -1/8] U [1/8, 1] times `scale` so no element is zero; `values`
+/// receives the exact (rounded) values as doubles.
 void fillRandomNonZero(DType type, size_t count, uint64_t seed,
                        std::vector<uint8_t> &bytes,
-                       std::vector<double> &values);
+                       std::vector<double> &values, double scale = 1.0);
 
 /// Widens raw elements of `type` to doubles.
 std::vector<double> decodeToDouble(DType type, const uint8_t *bytes,

@@ -36,6 +36,8 @@ struct PlanBuffer {
   DType dtype = DType::I8;
   size_t bytes = 0;
   bool zeroInit = false;
+  /// Inputs: verification multiplies its random values by this.
+  double verifyScale = 1.0;
   /// arg_index for inputs, result_index for outputs.
   int64_t index = -1;
 
