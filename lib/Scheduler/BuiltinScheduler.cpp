@@ -41,14 +41,16 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   };
   if (p.batch > 1)
     return fail("batched GEMMs use the direct schedule for now");
-  if (p.hasSoftmax || p.epilogueOps > 1)
+  // A softmax counts among the epilogues but runs as a kernel of its own.
+  int elementwise = p.epilogueOps - (p.hasSoftmax ? 1 : 0);
+  if (elementwise > 1)
     return fail("only a single elementwise epilogue is staged for now");
-  if (p.epilogueOps > 0 && !p.fuseEpilogues)
+  if (elementwise > 0 && !p.fuseEpilogues)
     return fail("the dispatch asks for its epilogue in separate kernels");
   if (p.m % t.blockM || p.n % t.blockN) {
     // Ragged M or N: split off the edges, when there is an interior and no
     // epilogue to split along with the GEMM.
-    if (p.epilogueOps > 0)
+    if (p.epilogueOps > 0 || p.hasSoftmax)
       return fail("block tiles do not divide M and N under an epilogue");
     if (p.m < t.blockM || p.n < t.blockN)
       return fail("the problem is smaller than one block tile");
@@ -189,8 +191,8 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
       {128, 256, 2, 4}, {128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
   Shape pick = shapes[3];
   for (const Shape &s : shapes)
-    if (p.batch * llvm::divideCeil(p.m, s.bm) * llvm::divideCeil(p.n, s.bn) >=
-        sms) {
+    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
+                             llvm::divideCeil(p.n, s.bn)) >= sms) {
       pick = s;
       break;
     }
@@ -382,8 +384,8 @@ void writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
 
 /// The staged SIMT schedule. `{KEY}` placeholders are filled by
 /// writeSimtSchedule; lines starting with `E|` are kept only when the
-/// dispatch has an epilogue, `N|` only when it has none, `G|` only for the
-/// GPU and `C|` only for the CPU check.
+/// dispatch has an epilogue, `N|` only when it has none, `S|` only when a
+/// softmax follows, `G|` only for the GPU and `C|` only for the CPU check.
 constexpr llvm::StringLiteral kStagedTemplate =
     R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
   // {COMMENT}
@@ -410,6 +412,10 @@ NF|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %bl
 E|  %tepi, %blk = transform.structured.tile_using_forall %epi tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
 E|  %tmm, %blk1 = transform.structured.fuse_into_containing_op %root into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 E|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk1 : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+S|  // A softmax consumer: a kernel of its own, one row per block.
+S|  %softmax = transform.structured.match attributes{vibegemm.role = "softmax"} in %func : (!transform.any_op) -> !transform.any_op
+S|  %softmax_b, %softmax_blk = transform.structured.tile_using_forall %softmax tile_sizes [1] (mapping = [#gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+CS|  %softmax_parts = transform.structured.decompose_interface %softmax_b : (!transform.any_op) -> !transform.any_op
 {EDGES}
   // 2. The K loop.
   %kmm, %kloop = transform.structured.tile_using_for %tmm tile_sizes [0, 0, %block_k] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -462,13 +468,18 @@ GF|  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch
 GF|  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
 GF|  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
 GF|  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-GX|  // One kernel per block-mapped loop: fill, interior, edges.
+GX|  // One kernel per block-mapped loop: fill, interior, edges (or the GEMM).
 GX|  %block_loops = transform.structured.match ops{["scf.forall"]} attributes{mapping = [#gpu.block<y>, #gpu.block<x>]} in %bf : (!transform.any_op) -> !transform.any_op
 GX|  transform.foreach %block_loops : !transform.any_op {
 GX|  ^bb0(%block_loop: !transform.any_op):
 GX|    %launch = transform.gpu.map_forall_to_blocks %block_loop generate_gpu_launch : (!transform.any_op) -> !transform.any_op
 GX|    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
 GX|  }
+GS|  %softmax_buf = transform.structured.match ops{["linalg.softmax"]} in %bf : (!transform.any_op) -> !transform.any_op
+GS|  %softmax_blocks = transform.get_parent_op %softmax_buf {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
+GS|  %softmax_launch = transform.gpu.map_forall_to_blocks %softmax_blocks generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+GS|  %softmax_mapped = transform.structured.match ops{["linalg.softmax"]} in %softmax_launch : (!transform.any_op) -> !transform.any_op
+GS|  %row_loop = transform.vibegemm.softmax_to_block_reduce %softmax_mapped {threads = {SOFTMAX_THREADS}} : (!transform.any_op) -> !transform.any_op
 GX|  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
 C|  // CPU check: blocks and threads run as sequential loops, which keeps the
 C|  // order the barriers enforce on the GPU.
@@ -509,13 +520,23 @@ E|  transform.memref.erase_dead_alloc_and_stores %h : (!transform.any_op) -> ()
 /// Replaces every `{KEY}` in `text` and keeps or drops `E|`/`N|` lines.
 std::string instantiate(StringRef text,
                         ArrayRef<std::pair<StringRef, std::string>> values,
-                        bool hasEpilogue, bool cpuCheck, bool split) {
+                        bool hasEpilogue, bool cpuCheck, bool split,
+                        bool softmax) {
+  // A softmax kernel besides the GEMM's: each block loop is mapped apart.
+  bool perLoop = split || softmax;
   std::string out;
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
   for (StringRef line : lines) {
     // Tags, in this order: E (epilogue) / N (none), then F (fill fused) / X
-    // (split), G (GPU mapping) / C (CPU check); GF and GX combine two.
+    // (split), G (GPU mapping) / C (CPU check); GF and GX combine two, GX
+    // standing for any per-loop mapping. S (softmax), GS and CS likewise.
+    if (line.consume_front("GS|") && (cpuCheck || !softmax))
+      continue;
+    if (line.consume_front("CS|") && (!cpuCheck || !softmax))
+      continue;
+    if (line.consume_front("S|") && !softmax)
+      continue;
     if (line.consume_front("E|") && !hasEpilogue)
       continue;
     if (line.consume_front("NF|") && (hasEpilogue || split))
@@ -526,9 +547,9 @@ std::string instantiate(StringRef text,
       continue;
     if (line.consume_front("X|") && !split)
       continue;
-    if (line.consume_front("GF|") && (cpuCheck || split))
+    if (line.consume_front("GF|") && (cpuCheck || perLoop))
       continue;
-    if (line.consume_front("GX|") && (cpuCheck || !split))
+    if (line.consume_front("GX|") && (cpuCheck || !perLoop))
       continue;
     if (line.consume_front("G|") && cpuCheck)
       continue;
@@ -643,6 +664,9 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
          {"TB", typeName(problem.rhsType)},
          {"TACC", typeName(problem.accType)},
          {"SMEM_SPACE", cpuCheck ? "0" : "3"},
+         {"SOFTMAX_THREADS",
+          str(threadsFor(problem.n,
+                         128 / problem.lhsType.getIntOrFloatBitWidth(), 4))},
          {"GEMM", split ? "%interior_gemm" : "%root"},
          {"SPLIT", split ? writeSplit(t) : ""},
          {"EDGES", split ? writeEdges(t) : ""},
@@ -657,7 +681,7 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                   "use_full_tiles_by_default} : (!transform.any_op) -> "
                   "!transform.any_op"
                 : ""}},
-        !ops.epilogues.empty(), cpuCheck, split);
+        !ops.epilogues.empty(), cpuCheck, split, ops.hasSoftmax);
   }
   // Thread tiles shrink at ragged block edges, which would give a fused
   // epilogue's private accumulator a dynamic size: such epilogues run as

@@ -1,0 +1,139 @@
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
+// RUN:   | FileCheck %s
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule | FileCheck %s --check-prefix=SCHEDULE
+
+// The staged schedule with a fused epilogue and a row softmax after it, run
+// on the CPU with its foralls as loops (the softmax decomposed), against a
+// naive matmul, scale and softmax. On the GPU the softmax is a kernel of its
+// own, one row per block.
+// SCHEDULE: transform.structured.tile_using_forall %{{.*}} tile_sizes [1](mapping = [#gpu.block<x>])
+// SCHEDULE: transform.structured.gpu.map_copy_to_threads
+// SCHEDULE: transform.vibegemm.softmax_to_block_reduce %{{.*}} {threads = 64 : i64}
+// CHECK: max_abs_err
+// CHECK-NEXT: {{[0-9.e+-]+}}
+// CHECK-NEXT: ok
+// CHECK-NEXT: 1
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @gemm_softmax(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x128xf32>) outs(%f : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %o = tensor.empty() : tensor<128x128xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<128x128xf32>) outs(%o : tensor<128x128xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %half = arith.constant 0.5 : f32
+    %r = arith.mulf %v, %half : f32
+    linalg.yield %r : f32
+  } -> tensor<128x128xf32>
+  %so = tensor.empty() : tensor<128x128xf32>
+  %sm = linalg.softmax dimension(1) ins(%s : tensor<128x128xf32>) outs(%so : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %sm : tensor<128x128xf32>
+}
+
+func.func @main() attributes {vibegemm.ignore} {
+  %a_t = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %x0 = arith.index_cast %i0 : index to i64
+    %x1 = arith.index_cast %i1 : index to i64
+    %m0 = arith.constant 7 : i64
+    %p0 = arith.muli %x0, %m0 : i64
+    %m1 = arith.constant 13 : i64
+    %p1 = arith.muli %x1, %m1 : i64
+    %s1 = arith.addi %p0, %p1 : i64
+    %k = arith.constant 17 : i64
+    %r = arith.remsi %s1, %k : i64
+    %f = arith.sitofp %r : i64 to f32
+    %h = arith.constant 8.5 : f32
+    %d = arith.subf %f, %h : f32
+    %q = arith.constant 0.125 : f32
+    %v = arith.mulf %d, %q : f32
+    tensor.yield %v : f32
+  } : tensor<128x64xf32>
+  %b_t = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %x0 = arith.index_cast %i0 : index to i64
+    %x1 = arith.index_cast %i1 : index to i64
+    %m0 = arith.constant 5 : i64
+    %p0 = arith.muli %x0, %m0 : i64
+    %m1 = arith.constant 3 : i64
+    %p1 = arith.muli %x1, %m1 : i64
+    %s1 = arith.addi %p0, %p1 : i64
+    %k = arith.constant 17 : i64
+    %r = arith.remsi %s1, %k : i64
+    %f = arith.sitofp %r : i64 to f32
+    %h = arith.constant 8.5 : f32
+    %d = arith.subf %f, %h : f32
+    %q = arith.constant 0.125 : f32
+    %v = arith.mulf %d, %q : f32
+    tensor.yield %v : f32
+  } : tensor<64x128xf32>
+  %c = call @gemm_softmax(%a_t, %b_t) : (tensor<128x64xf32>, tensor<64x128xf32>) -> tensor<128x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %mm = linalg.matmul ins(%a_t, %b_t : tensor<128x64xf32>, tensor<64x128xf32>) outs(%f : tensor<128x128xf32>) -> tensor<128x128xf32>
+  // softmax(0.5 * mm) by rows: max, exp(x - max), sum, divide.
+  %ninf = arith.constant 0xFF800000 : f32
+  %r0 = tensor.empty() : tensor<128xf32>
+  %mx0 = linalg.fill ins(%ninf : f32) outs(%r0 : tensor<128xf32>) -> tensor<128xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%mm : tensor<128x128xf32>) outs(%mx0 : tensor<128xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %half = arith.constant 0.5 : f32
+    %x = arith.mulf %v, %half : f32
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
+  } -> tensor<128xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%mm, %mx : tensor<128x128xf32>, tensor<128xf32>) outs(%e : tensor<128x128xf32>) {
+  ^bb0(%v: f32, %m: f32, %out: f32):
+    %half = arith.constant 0.5 : f32
+    %x = arith.mulf %v, %half : f32
+    %d = arith.subf %x, %m : f32
+    %y = math.exp %d : f32
+    linalg.yield %y : f32
+  } -> tensor<128x128xf32>
+  %sum0 = linalg.fill ins(%zero : f32) outs(%r0 : tensor<128xf32>) -> tensor<128xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<128x128xf32>) outs(%sum0 : tensor<128xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %t = arith.addf %acc, %v : f32
+    linalg.yield %t : f32
+  } -> tensor<128xf32>
+  %e2 = tensor.empty() : tensor<128x128xf32>
+  %ref = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%ex, %sum : tensor<128x128xf32>, tensor<128xf32>) outs(%e2 : tensor<128x128xf32>) {
+  ^bb0(%v: f32, %t: f32, %out: f32):
+    %y = arith.divf %v, %t : f32
+    linalg.yield %y : f32
+  } -> tensor<128x128xf32>
+  %cd = tensor.cast %c : tensor<128x128xf32> to tensor<?x?xf32>
+  %rd = tensor.cast %ref : tensor<128x128xf32> to tensor<?x?xf32>
+  %err = call @max_abs_diff(%cd, %rd) : (tensor<?x?xf32>, tensor<?x?xf32>) -> f32
+  vector.print str "max_abs_err\n"
+  vector.print %err : f32
+  %tol = arith.constant 1.0e-5 : f32
+  %ok = arith.cmpf olt, %err, %tol : f32
+  vector.print str "ok\n"
+  vector.print %ok : i1
+  return
+}
+
+func.func @max_abs_diff(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> f32 attributes {vibegemm.ignore} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {
+    %r2 = scf.for %j = %c0 to %n step %c1 iter_args(%acc2 = %acc) -> f32 {
+      %a = tensor.extract %x[%i, %j] : tensor<?x?xf32>
+      %b = tensor.extract %y[%i, %j] : tensor<?x?xf32>
+      %d = arith.subf %a, %b : f32
+      %ad = math.absf %d : f32
+      %mx = arith.maximumf %acc2, %ad : f32
+      scf.yield %mx : f32
+    }
+    scf.yield %r2 : f32
+  }
+  return %r : f32
+}
