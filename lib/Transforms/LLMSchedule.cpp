@@ -252,7 +252,9 @@ json::Object builtinScheduleJson(const SimtTiling &t) {
                                    : json::Value(tc->stages)},
         {"split_k", tc->splitK},
         {"threads", tc->blockReduce ? json::Value(tc->threads)
-                                    : json::Value(nullptr)}};
+                                    : json::Value(nullptr)},
+        {"padded_operands", tc->wgmma ? json::Value(tc->alignRows)
+                                      : json::Value(nullptr)}};
   return json::Object{
       {"kind", t.staged ? "staged" : "direct"},
       {"why_not_staged",

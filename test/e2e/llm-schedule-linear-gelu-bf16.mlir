@@ -13,6 +13,7 @@
 // REPORT-NEXT:   ],
 // REPORT-NEXT:   "consumers": null,
 // REPORT-NEXT:   "kind": "tensor_core",
+// REPORT-NEXT:   "padded_operands": null,
 // REPORT-NEXT:   "split_k": 1,
 // REPORT-NEXT:   "stages": 3,
 // REPORT-NEXT:   "threads": null,

@@ -6,6 +6,8 @@
 # inputs and then under compute-sanitizer memcheck; then the bench problems
 # they serve, timed beside cuBLAS and eager PyTorch.
 # Usage: tools/gpu/reduce-check.sh OUTDIR [ONLY-regex]
+# Writes edges.txt, compile.log, run.log, kernel-times.txt and report.tar.gz
+# (the bench report and the PTX).
 set -uo pipefail
 dest=${1:?output directory}
 only=${2:-'l1_matvec|l2_gelu_softmax_bf16|l1_batched_bf16|l1_irregular_bf16'}
@@ -78,9 +80,12 @@ tail -3 "$dest/compile.log"
 python3 python/bench/bench.py run --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
   --vibegemm-run build/bin/vibegemm-run --run-timeout 120 \
   --time-budget "${TIME_BUDGET:-240}" 2>&1 | tee "$dest/run.log"
-python3 python/bench/bench.py report --out /tmp/rbench --dest "$dest/report" \
+python3 python/bench/bench.py report --out /tmp/rbench --dest /tmp/rreport/report \
   --reproduce "bash tools/gpu/reduce-check.sh OUTDIR '$only'" > /dev/null 2>&1
-cp /tmp/rbench/*/artifacts/*_d0.ptx "$dest/" 2>/dev/null
+# The device tool brings back 8 files: the report and the PTX go as one.
+mkdir -p /tmp/rreport/ptx
+cp /tmp/rbench/*/artifacts/*_d0.ptx /tmp/rreport/ptx/ 2>/dev/null
+tar -C /tmp/rreport -czf "$dest/report.tar.gz" report ptx
 # Per-kernel times (the padding copies, the GEMM, the softmax) under ncu.
 for name in l1_irregular_bf16 l1_matvec_bf16 l2_gelu_softmax_bf16; do
   plan=$(ls /tmp/rbench/$name/artifacts/*_d0.plan.json 2>/dev/null | head -1)
