@@ -6,12 +6,14 @@
 # TIME_BUDGET seconds; run it again with RESUME=FILE (a previous results.json)
 # to finish on the same machine.
 # Usage: tools/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
+#        [DTYPES=f32,bf16] [JOBS=8 compiles at a time]
 set -uo pipefail
 dest=${1:?output directory}
 work=/tmp/bench
 mkdir -p "$dest"
 source tools/gpu/env.sh
-python3 python/bench/bench.py compile --out "$work" \
+python3 python/bench/bench.py compile --out "$work" --jobs "${JOBS:-8}" \
+  --dtypes "${DTYPES:-f32,bf16}" \
   --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
 resume=()
 if [ -n "${RESUME:-}" ]; then
@@ -19,6 +21,7 @@ if [ -n "${RESUME:-}" ]; then
   resume=(--resume)
 fi
 python3 python/bench/bench.py run --out "$work" --vibegemm-run build/bin/vibegemm-run \
+  --dtypes "${DTYPES:-f32,bf16}" \
   --run-timeout 120 --time-budget "${TIME_BUDGET:-420}" "${resume[@]}" 2>&1 |
   tee "$dest/run.log"
 python3 python/bench/bench.py report --out "$work" --dest "$dest/report" \

@@ -25,6 +25,8 @@ cases = [("bf16", 1, 1000, 1, 4100, False, False, None),   # K % 8: element load
          ("bf16", 1, 512, 1, 8192, False, False, "bias_relu"),
          ("bf16", 1, 320, 1001, 512, False, True, "gelu_softmax"),  # rows of 1001
          ("bf16", 1, 256, 4096, 1024, False, True, "gelu_softmax"),
+         ("f32", 1, 256, 4096, 1024, False, True, "gelu_softmax"),  # staged
+         ("f32", 1, 320, 1001, 512, False, True, "gelu_softmax"),  # direct
          ("bf16", 16, 1000, 1000, 520, False, False, None),  # batched wgmma
          ("bf16", 4, 1000, 600, 256, False, False, None),
          ("bf16", 1, 2000, 1999, 1001, False, False, None),   # padded copies
@@ -75,8 +77,11 @@ for src in /tmp/redge/*.mlir; do
   echo
 done | tee "$dest/edges.txt"
 python3 python/bench/bench.py compile --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
-  --target sm_90a --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
+  --jobs 8 --target sm_90a --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
 tail -3 "$dest/compile.log"
+# REDUCE_TIME=0: the edges and per-kernel times only (tools/gpu/bench.sh
+# times the whole suite).
+if [ "${REDUCE_TIME:-1}" = 1 ]; then
 python3 python/bench/bench.py run --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
   --vibegemm-run build/bin/vibegemm-run --run-timeout 120 \
   --time-budget "${TIME_BUDGET:-240}" 2>&1 | tee "$dest/run.log"
@@ -86,8 +91,9 @@ python3 python/bench/bench.py report --out /tmp/rbench --dest /tmp/rreport/repor
 mkdir -p /tmp/rreport/ptx
 cp /tmp/rbench/*/artifacts/*_d0.ptx /tmp/rreport/ptx/ 2>/dev/null
 tar -C /tmp/rreport -czf "$dest/report.tar.gz" report ptx
+fi
 # Per-kernel times (the padding copies, the GEMM, the softmax) under ncu.
-for name in l1_irregular_bf16 l1_matvec_bf16 l2_gelu_softmax_bf16; do
+for name in l1_irregular_bf16 l1_matvec_bf16 l2_gelu_softmax_bf16 l2_gelu_softmax_f32; do
   plan=$(ls /tmp/rbench/$name/artifacts/*_d0.plan.json 2>/dev/null | head -1)
   [ -n "$plan" ] || continue
   echo "== $name" >> "$dest/kernel-times.txt"

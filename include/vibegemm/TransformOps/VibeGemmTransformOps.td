@@ -90,8 +90,7 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     Takes a bufferized `linalg` contraction computing one block's output
     tile inside a `gpu.launch`, with A stored `[M, K]` or `[K, M]` and B
     `[K, N]` or `[N, K]` (a batch dimension tiled to 1 in front, if any: 3-D
-    tensor maps; compiled and checked by ptxas, not yet run on a GPU), f16
-    or bf16 operands and an f32
+    tensor maps), f16 or bf16 operands and an f32
     accumulator, whose operands are unit-stride views of whole static 2-D
     buffers defined outside the launch, and replaces it with a Hopper
     kernel body built from the `nvgpu` dialect's TMA and mbarrier ops and
