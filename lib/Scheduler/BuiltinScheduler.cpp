@@ -158,7 +158,7 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
 }
 
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
-/// operands accumulating in f32 (a softmax consumer only unbatched). (Operands whose
+/// operands accumulating in f32. (Operands whose
 /// rows 16-byte copies cannot read are loaded through registers.) The block
 /// tile is the largest that still gives about one wave of blocks.
 std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
@@ -167,8 +167,7 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
                     (p.lhsType.isBF16() && p.rhsType.isBF16());
   // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
-  if (!halfInputs || !p.accType.isF32() || (p.hasSoftmax && p.batch > 1) ||
-      p.n < 16)
+  if (!halfInputs || !p.accType.isF32() || p.n < 16)
     return std::nullopt;
   // Skinny and huge-K shapes stay on mma.sync, where split-K serves them.
   int64_t wideBlocks =
@@ -843,11 +842,15 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   }
   tileToBlocks(anchor, "b_tiled", "b_forall");
   writeFusions(os, producers, "", "_b", "b_forall", "b_loop");
-  // A softmax consumer: its own kernel, one row per block.
+  // A softmax consumer: its own kernel, one row per block (a grid of
+  // batches by rows when batched).
   if (ops.hasSoftmax)
-    os << "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
-          "%softmax tile_sizes [1] (mapping = [#gpu.block<x>]) : "
-          "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n";
+    os << llvm::formatv(
+        "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
+        "%softmax tile_sizes [{0}] (mapping = [{1}]) : "
+        "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
+        batched ? "1, 1" : "1",
+        batched ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>");
   // Unfused epilogues: SIMT kernels, 16x16 threads over 64x64 tiles.
   if (!fused)
     for (StringRef e : ops.epilogues)
@@ -956,7 +959,12 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
   };
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
   int64_t bdx = t.blockN / t.threadN, bdy = t.blockM / t.threadM;
-  constexpr int64_t kSoftmaxRowsPerBlock = 32;
+  // Softmax blocks of up to 32 rows, one per thread; the count divides M,
+  // since a ragged last block would give the decomposed softmax's row
+  // buffers a dynamic size.
+  int64_t softmaxRows = 32;
+  while (problem.m % softmaxRows)
+    softmaxRows /= 2;
 
   os << "transform.named_sequence @" << sequenceName
      << "(%func: !transform.any_op {transform.consumed}) {\n";
@@ -1000,17 +1008,20 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
           "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
           "!transform.any_op)\n",
           e, lead, blockMap, batched ? "0, " : "", bdy, bdx);
+  // Softmax blocks: rows along x, batches along y.
+  StringRef softmaxMap =
+      batched ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
   if (ops.hasSoftmax) {
     os << llvm::formatv(
         "  %s_tiled, %s_forall = transform.structured.tile_using_forall "
-        "%softmax tile_sizes [{0}{1}] (mapping = [#gpu.block<x>]) : "
+        "%softmax tile_sizes [{0}{1}] (mapping = [{2}]) : "
         "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-        batched ? "1, " : "", kSoftmaxRowsPerBlock);
+        batched ? "1, " : "", softmaxRows, softmaxMap);
     os << llvm::formatv(
         "  %s_thread, %s_tforall = transform.structured.tile_using_forall "
         "%s_tiled num_threads [{0}{1}] (mapping = [#gpu.thread<x>]) : "
         "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-        batched ? "0, " : "", kSoftmaxRowsPerBlock);
+        batched ? "0, " : "", softmaxRows);
     os << "  %s_parts = transform.structured.decompose_interface %s_thread : "
        << anyOp << "\n";
   }
@@ -1056,13 +1067,12 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
         "    %mapped = transform.gpu.map_nested_forall_to_threads %launch "
         "block_dims = [{3}] : {2}\n"
         "  }\n",
-        mapping.starts_with("#gpu.block<x>") ? "rows" : "tiles", mapping, anyOp,
-        blockDims);
+        mapping == softmaxMap ? "rows" : "tiles", mapping, anyOp, blockDims);
   };
   mapEach(blockMap, llvm::formatv("{0}, {1}, 1", bdx, bdy).str());
   if (ops.hasSoftmax)
-    mapEach("#gpu.block<x>",
-            llvm::formatv("{0}, 1, 1", kSoftmaxRowsPerBlock).str());
+    mapEach(softmaxMap,
+            llvm::formatv("{0}, 1, 1", softmaxRows).str());
   os << "  transform.yield\n}\n";
   return text;
 }

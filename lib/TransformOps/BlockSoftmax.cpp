@@ -36,6 +36,8 @@ public:
   scf::ForOp build();
 
 private:
+  /// `view` without its leading unit dimensions: [rows, columns].
+  Value rowsOf(Value view);
   /// Row `row` of `view` as a 1-D view (static unit stride when the
   /// buffer's strides are known, as vector accesses need).
   Value rowOf(Value view, Value row);
@@ -87,23 +89,54 @@ LogicalResult BlockSoftmaxBuilder::analyse(std::string &why) {
   output = softmax.getOutput();
   auto inType = cast<MemRefType>(input.getType());
   auto outType = cast<MemRefType>(output.getType());
-  if (inType.getRank() != 2 || softmax.getDimension() != 1)
-    return fail("only 2-D softmax tiles over their last dimension are "
-                "handled");
+  // Leading dimensions (a batch tiled to 1) must be of static size 1.
+  int64_t rank = inType.getRank();
+  if (rank < 2 || static_cast<int64_t>(softmax.getDimension()) != rank - 1 ||
+      llvm::any_of(inType.getShape().drop_back(2),
+                   [](int64_t d) { return d != 1; }))
+    return fail("only softmax tiles over their last dimension, with any "
+                "dimensions before the rows of size 1, are handled");
   for (Type t : {inType.getElementType(), outType.getElementType()})
     if (!(t.isF16() || t.isBF16() || t.isF32()))
       return fail("the softmax needs f16, bf16 or f32 elements");
-  if (failed(upperBound(input, 0)))
+  if (failed(upperBound(input, rank - 2)))
     return fail("the block's row count has no static bound");
   // 16-byte accesses where the rows allow them (for the wider type).
   int64_t bits = std::max(inType.getElementTypeBitWidth(),
                           outType.getElementTypeBitWidth());
   int64_t vector = 128 / bits;
-  if (!inType.isDynamicDim(1) && inType.getDimSize(1) % vector == 0 &&
-      vectorsAlignedAlong(input, 1, vector) &&
-      vectorsAlignedAlong(output, 1, vector))
+  if (!inType.isDynamicDim(rank - 1) &&
+      inType.getDimSize(rank - 1) % vector == 0 &&
+      vectorsAlignedAlong(input, rank - 1, vector) &&
+      vectorsAlignedAlong(output, rank - 1, vector))
     width = vector;
   return success();
+}
+
+Value BlockSoftmaxBuilder::rowsOf(Value view) {
+  auto type = cast<MemRefType>(view.getType());
+  int64_t rank = type.getRank();
+  if (rank == 2)
+    return view;
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  for (int64_t d : {rank - 2, rank - 1})
+    sizes[d] = type.isDynamicDim(d) ? OpFoldResult(extent(view, d))
+                                    : b.getIndexAttr(type.getDimSize(d));
+  // Drop the leading dimensions, keeping the rows' own stride.
+  auto full = cast<MemRefType>(
+      memref::SubViewOp::inferResultType(type, offsets, sizes, strides));
+  SmallVector<int64_t> fullStrides;
+  int64_t offset;
+  (void)full.getStridesAndOffset(fullStrides, offset);
+  auto rowsType = MemRefType::get(
+      full.getShape().take_back(2), full.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), offset,
+                             ArrayRef(fullStrides).take_back(2)),
+      full.getMemorySpace());
+  return memref::SubViewOp::create(b, loc, rowsType, view, offsets, sizes,
+                                   strides);
 }
 
 Value BlockSoftmaxBuilder::rowOf(Value view, Value row) {
@@ -172,6 +205,8 @@ scf::ForOp BlockSoftmaxBuilder::build() {
   int64_t warps = opt.threads / 32;
   shapeLaunch(b, launch, opt.threads, warps * 2 * 4);
   b.setInsertionPoint(softmax);
+  input = rowsOf(input);
+  output = rowsOf(output);
   if (width > 1) {
     input = withKnownStrides(b, loc, input);
     output = withKnownStrides(b, loc, output);

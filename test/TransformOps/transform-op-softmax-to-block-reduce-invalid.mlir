@@ -19,7 +19,30 @@ func.func @first_dimension(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %sm = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{only 2-D softmax tiles over their last dimension are handled}}
+    // expected-error @below {{only softmax tiles over their last dimension, with any dimensions before the rows of size 1, are handled}}
+    %loop = transform.vibegemm.softmax_to_block_reduce %sm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A batch of two in one tile: leading dimensions must be tiled to 1.
+func.func @batch_of_two(%x: memref<2x4x64xf32>, %y: memref<2x4x64xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.softmax dimension(2) ins(%x : memref<2x4x64xf32>) outs(%y : memref<2x4x64xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %sm = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{only softmax tiles over their last dimension, with any dimensions before the rows of size 1, are handled}}
     %loop = transform.vibegemm.softmax_to_block_reduce %sm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -85,3 +85,36 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A batched tile (the batch tiled to 1): the leading unit dimension is
+// dropped and the rows are read with 16-byte loads as in 2-D.
+// CHECK-LABEL: func.func @batched_rows_bf16(
+//       CHECK:   gpu.launch
+//       CHECK:     %[[IN2:.*]] = memref.subview %{{.*}}[0, 0, 0] [1, 1, 4096] [1, 1, 1] : memref<1x1x4096xbf16, strided<[131072, 4096, 1], offset: ?>> to memref<1x4096xbf16, strided<[4096, 1], offset: ?>>
+//       CHECK:     scf.for %[[ROW:.*]] =
+//       CHECK:       memref.subview %{{.*}}[%[[ROW]], 0] [1, 4096] [1, 1] : memref<1x4096xbf16, strided<[4096, 1], offset: ?>> to memref<4096xbf16, strided<[1], offset: ?>>
+//       CHECK:       vector.load {{.*}} {alignment = 16 : i64} : memref<4096xbf16, strided<[1], offset: ?>>, vector<8xbf16>
+//   CHECK-NOT:     linalg.softmax
+//       CHECK:     gpu.terminator
+func.func @batched_rows_bf16(%x: memref<8x32x4096xbf16>, %y: memref<8x32x4096xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c32, %gy = %c8, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %sx0 = memref.subview %x[%by, %bx, 0] [1, 1, 4096] [1, 1, 1] : memref<8x32x4096xbf16> to memref<1x1x4096xbf16, strided<[131072, 4096, 1], offset: ?>>
+    %sy0 = memref.subview %y[%by, %bx, 0] [1, 1, 4096] [1, 1, 1] : memref<8x32x4096xbf16> to memref<1x1x4096xbf16, strided<[131072, 4096, 1], offset: ?>>
+    linalg.softmax dimension(2) ins(%sx0 : memref<1x1x4096xbf16, strided<[131072, 4096, 1], offset: ?>>) outs(%sy0 : memref<1x1x4096xbf16, strided<[131072, 4096, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %sm = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.softmax_to_block_reduce %sm {threads = 128} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

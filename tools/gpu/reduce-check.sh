@@ -66,6 +66,32 @@ func.func @r1x${shape}_f32mid_softmax_bf16(%a: tensor<${m}x${k}xbf16>, %w: tenso
 }
 MLIR
 done
+# Attention scores: a batched GEMM, a scale and a softmax (the batched
+# softmax kernels, one row per block over rows x batches).
+for shape in 8x256x512x64 3x77x1001x64; do
+  IFS=x read -r b m n k <<<"$shape"
+  for t in bf16 f32; do
+    cat > /tmp/redge/b${shape}_scores_${t}.mlir <<MLIR
+func.func @b${shape}_scores_${t}(%q: tensor<${b}x${m}x${k}x${t}>, %kt: tensor<${b}x${k}x${n}x${t}>) -> tensor<${b}x${m}x${n}x${t}> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<${b}x${m}x${n}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<${b}x${m}x${n}xf32>) -> tensor<${b}x${m}x${n}xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<${b}x${m}x${k}x${t}>, tensor<${b}x${k}x${n}x${t}>) outs(%f : tensor<${b}x${m}x${n}xf32>) -> tensor<${b}x${m}x${n}xf32>
+  %o = tensor.empty() : tensor<${b}x${m}x${n}x${t}>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<${b}x${m}x${n}xf32>) outs(%o : tensor<${b}x${m}x${n}x${t}>) {
+  ^bb0(%v: f32, %out: ${t}):
+    %c = arith.constant 0.125 : f32
+    %y = arith.mulf %v, %c : f32
+    $( [ $t = f32 ] && echo "%r = arith.addf %y, %zero : f32" || echo "%r = arith.truncf %y : f32 to ${t}" )
+    linalg.yield %r : ${t}
+  } -> tensor<${b}x${m}x${n}x${t}>
+  %so = tensor.empty() : tensor<${b}x${m}x${n}x${t}>
+  %sm = linalg.softmax dimension(2) ins(%x : tensor<${b}x${m}x${n}x${t}>) outs(%so : tensor<${b}x${m}x${n}x${t}>) -> tensor<${b}x${m}x${n}x${t}>
+  return %sm : tensor<${b}x${m}x${n}x${t}>
+}
+MLIR
+  done
+done
 for src in /tmp/redge/*.mlir; do
   name=$(basename "$src" .mlir)
   build/bin/vibegemm-opt "$src" --llm-schedule="artifacts-dir=/tmp/redge/$name measure=off target=sm_90a" -o /dev/null

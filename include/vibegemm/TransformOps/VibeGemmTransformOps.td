@@ -215,8 +215,10 @@ def SoftmaxToBlockReduceOp : Op<Transform_Dialect,
      ReportTrackingListenerFailuresOpTrait]> {
   let summary = "Rewrites a block's softmax rows into block-wide reductions";
   let description = [{
-    Takes a bufferized 2-D `linalg.softmax` over its last dimension that
-    computes one block's rows inside a `gpu.launch` (f16, bf16 or f32 in
+    Takes a bufferized `linalg.softmax` over its last dimension that
+    computes one block's rows inside a `gpu.launch` (2-D, or N-D with every
+    dimension before the rows of size 1, as a batch tiled to 1; f16, bf16 or
+    f32 in
     and out, computed in f32), and replaces it with a kernel body in which
     the block's `threads` threads share each row:
     - Pass 1: each thread reads every `threads`-th chunk of the row (16
@@ -233,9 +235,9 @@ def SoftmaxToBlockReduceOp : Op<Transform_Dialect,
     Consumes the `target` handle and produces a handle to the row loop
     (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
     when the target is not a bufferized `linalg.softmax`, is not inside a
-    `gpu.launch` or the launch already has threads, is not 2-D over its
-    last dimension, has other element types, or has no static bound on its
-    row count.
+    `gpu.launch` or the launch already has threads, is not over its last
+    dimension, has leading dimensions not of size 1, has other element
+    types, or has no static bound on its row count.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                    DefaultValuedAttr<I64Attr, "256">:$threads);
