@@ -205,12 +205,13 @@ scf::ForOp BlockSoftmaxBuilder::build() {
   int64_t warps = opt.threads / 32;
   shapeLaunch(b, launch, opt.threads, warps * 2 * 4);
   b.setInsertionPoint(softmax);
-  input = rowsOf(input);
-  output = rowsOf(output);
+  // Known strides first: the trace behind them stops at rank changes.
   if (width > 1) {
     input = withKnownStrides(b, loc, input);
     output = withKnownStrides(b, loc, output);
   }
+  input = rowsOf(input);
+  output = rowsOf(output);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value table = sharedTable(b, loc, warps, 2);
   // The lowest finite value, not -inf: exp(m - m) of two -inf is NaN.

@@ -92,16 +92,7 @@ func.func @b${shape}_scores_${t}(%q: tensor<${b}x${m}x${k}x${t}>, %kt: tensor<${
 MLIR
   done
 done
-for src in /tmp/redge/*.mlir; do
-  name=$(basename "$src" .mlir)
-  build/bin/vibegemm-opt "$src" --llm-schedule="artifacts-dir=/tmp/redge/$name measure=off target=sm_90a" -o /dev/null
-  plan=/tmp/redge/$name/${name}_d0.plan.json
-  printf '%s: %s ' "$name" "$(grep -o '"kind": "[a-z_]*"' /tmp/redge/$name/report.json | head -1)"
-  timeout 120 build/bin/vibegemm-run --verify-only "$plan" 2>&1 | tail -1 | tr '\n' ' '
-  compute-sanitizer --tool memcheck --print-limit 5 build/bin/vibegemm-run --no-isolate \
-    --verify-only "$plan" 2>&1 | grep -E "ERROR SUMMARY" | tr '\n' ' '
-  echo
-done | tee "$dest/edges.txt"
+bash tools/gpu/verify-edges.sh /tmp/redge "$dest/edges.txt"
 python3 python/bench/bench.py compile --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
   --jobs 8 --target sm_90a --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
 tail -3 "$dest/compile.log"

@@ -31,13 +31,4 @@ for batch, m, n, k, ta, tb, epi in cases:
                 trans_b=tb, epilogue=epi or "none")
     open(f"/tmp/wgedge/{p.name}.mlir", "w").write(problems.mlir(p))
 PY
-for src in /tmp/wgedge/*.mlir; do
-  name=$(basename "$src" .mlir)
-  build/bin/vibegemm-opt "$src" --llm-schedule="artifacts-dir=/tmp/wgedge/$name measure=off target=sm_90a" -o /dev/null
-  plan=/tmp/wgedge/$name/${name}_d0.plan.json
-  printf '%s: %s ' "$name" "$(grep -o '"kind": "[a-z_]*"' /tmp/wgedge/$name/report.json | head -1)"
-  timeout 120 build/bin/vibegemm-run --verify-only "$plan" 2>&1 | tail -1 | tr '\n' ' '
-  compute-sanitizer --tool memcheck --print-limit 5 build/bin/vibegemm-run --no-isolate \
-    --verify-only "$plan" 2>&1 | grep -E "ERROR SUMMARY" | tr '\n' ' '
-  echo
-done | tee "$dest/edges.txt"
+bash tools/gpu/verify-edges.sh /tmp/wgedge "$dest/edges.txt"
