@@ -1034,11 +1034,16 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
   // Each thread accumulates its C tile in a private buffer (registers or
   // local memory) instead of reading and writing global memory every K step.
   // Under a fused epilogue the accumulator is already a private temporary.
-  if (!fused)
+  // A single thread over the whole output has no C tile to promote (the
+  // tiles folded away), and nothing to gain from it.
+  bool wholeOutputInOneThread = !batched && bdx == 1 && bdy == 1 &&
+                                problem.m <= t.blockM && problem.n <= t.blockN;
+  bool promote = !fused && !wholeOutputInOneThread;
+  if (promote)
     os << "  %thread_gemm = transform.structured.match attributes"
           "{vibegemm.role = \"root\"} in %buffers : "
        << anyOp << "\n";
-  if (!fused)
+  if (promote)
     os << "  %promoted = transform.structured.promote %thread_gemm "
           "{operands_to_promote = [2], use_alloca, use_full_tiles_by_default} "
           ": "
