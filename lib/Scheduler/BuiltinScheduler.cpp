@@ -135,6 +135,17 @@ int64_t threadsFor(int64_t extent, int64_t vector, int64_t perThread) {
       1024);
 }
 
+/// Threads of each block of a softmax consumer's kernel (one row of N per
+/// block, `transform.vibegemm.softmax_to_block_reduce`).
+int64_t softmaxThreadsFor(const GemmProblem &p) {
+  return threadsFor(p.n, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
+}
+
+/// The block mapping of a softmax kernel: rows along x, batches along y.
+StringRef softmaxBlockMap(const GemmProblem &p) {
+  return p.batch > 1 ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
+}
+
 /// Matrix-vector shapes (M or N of 1) whose matrix is read along K: one
 /// output per block, the block's threads splitting K, so the matrix
 /// streams from HBM at full width. Any of f16, bf16 and f32.
@@ -158,9 +169,9 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
 }
 
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
-/// operands accumulating in f32. (Operands whose
-/// rows 16-byte copies cannot read are loaded through registers.) The block
-/// tile is the largest that still gives about one wave of blocks.
+/// operands accumulating in f32. (Operands whose rows 16-byte copies cannot
+/// read are loaded through registers.) The block tile is the largest that
+/// still gives about one wave of blocks.
 std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
                                                        const TargetInfo &target) {
   int64_t sms = target.smCount;
@@ -174,7 +185,7 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
       p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
   // A softmax consumer gets a kernel of its own: one row per block.
   int64_t softmaxThreads =
-      threadsFor(p.n, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
+      softmaxThreadsFor(p);
   if (2 * wideBlocks >= target.smCount)
     if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target)) {
       hopper->softmaxThreads = softmaxThreads;
@@ -664,8 +675,7 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
          {"TACC", typeName(problem.accType)},
          {"SMEM_SPACE", cpuCheck ? "0" : "3"},
          {"SOFTMAX_THREADS",
-          str(threadsFor(problem.n,
-                         128 / problem.lhsType.getIntOrFloatBitWidth(), 4))},
+          str(softmaxThreadsFor(problem))},
          {"GEMM", split ? "%interior_gemm" : "%root"},
          {"SPLIT", split ? writeSplit(t) : ""},
          {"EDGES", split ? writeEdges(t) : ""},
@@ -849,8 +859,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
         "%softmax tile_sizes [{0}] (mapping = [{1}]) : "
         "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-        batched ? "1, 1" : "1",
-        batched ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>");
+        batched ? "1, 1" : "1", softmaxBlockMap(problem));
   // Unfused epilogues: SIMT kernels, 16x16 threads over 64x64 tiles.
   if (!fused)
     for (StringRef e : ops.epilogues)
@@ -1008,9 +1017,7 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
           "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
           "!transform.any_op)\n",
           e, lead, blockMap, batched ? "0, " : "", bdy, bdx);
-  // Softmax blocks: rows along x, batches along y.
-  StringRef softmaxMap =
-      batched ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
+  StringRef softmaxMap = softmaxBlockMap(problem);
   if (ops.hasSoftmax) {
     os << llvm::formatv(
         "  %s_tiled, %s_forall = transform.structured.tile_using_forall "
