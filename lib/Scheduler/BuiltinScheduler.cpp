@@ -146,6 +146,34 @@ StringRef softmaxBlockMap(const GemmProblem &p) {
   return p.batch > 1 ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
 }
 
+/// Tiles the softmax (handle `%softmax`) to one row per block.
+void writeSoftmaxRowTiling(llvm::raw_ostream &os, const GemmProblem &p) {
+  os << llvm::formatv(
+      "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
+      "%softmax tile_sizes [{0}] (mapping = [{1}]) : "
+      "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
+      p.batch > 1 ? "1, 1" : "1", softmaxBlockMap(p));
+}
+
+/// After bufferization (`%{buffers}`): the softmax's row loop becomes a
+/// launch and `softmax_to_block_reduce` its body, which computes in f32.
+void writeSoftmaxRowKernel(llvm::raw_ostream &os, const GemmProblem &p,
+                           StringRef buffers) {
+  os << llvm::formatv(
+      "  %softmax_buf = transform.structured.match ops{{[\"linalg.softmax\"]} "
+      "in %{0} : {1}\n"
+      "  %softmax_blocks = transform.get_parent_op %softmax_buf {{op_name = "
+      "\"scf.forall\"} : {1}\n"
+      "  %softmax_launch = transform.gpu.map_forall_to_blocks "
+      "%softmax_blocks generate_gpu_launch : {1}\n"
+      "  %softmax_mapped = transform.structured.match "
+      "ops{{[\"linalg.softmax\"]} in %softmax_launch : {1}\n"
+      "  %row_loop = transform.vibegemm.softmax_to_block_reduce "
+      "%softmax_mapped {{threads = {2}} : {1}\n",
+      buffers, "(!transform.any_op) -> !transform.any_op",
+      softmaxThreadsFor(p));
+}
+
 /// Matrix-vector shapes (M or N of 1) whose matrix is read along K: one
 /// output per block, the block's threads splitting K, so the matrix
 /// streams from HBM at full width. Any of f16, bf16 and f32.
@@ -183,14 +211,9 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   // Skinny and huge-K shapes stay on mma.sync, where split-K serves them.
   int64_t wideBlocks =
       p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
-  // A softmax consumer gets a kernel of its own: one row per block.
-  int64_t softmaxThreads =
-      softmaxThreadsFor(p);
   if (2 * wideBlocks >= target.smCount)
-    if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target)) {
-      hopper->softmaxThreads = softmaxThreads;
+    if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target))
       return hopper;
-    }
   struct Shape {
     int64_t bm, bn, wm, wn;
   };
@@ -237,7 +260,6 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
                    llvm::divideCeil(p.n, pick.bn);
   // The combining kernel's 64x64 tiles must divide M and N: a ragged one
   // would give its threads' private tiles a dynamic size.
-  t.softmaxThreads = softmaxThreads;
   if (p.batch == 1 && !p.hasSoftmax && 2 * blocks < sms && p.m % 64 == 0 &&
       p.n % 64 == 0)
     while (blocks * t.splitK * 2 <= 2 * sms &&
@@ -855,11 +877,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   // A softmax consumer: its own kernel, one row per block (a grid of
   // batches by rows when batched).
   if (ops.hasSoftmax)
-    os << llvm::formatv(
-        "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
-        "%softmax tile_sizes [{0}] (mapping = [{1}]) : "
-        "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-        batched ? "1, 1" : "1", softmaxBlockMap(problem));
+    writeSoftmaxRowTiling(os, problem);
   // Unfused epilogues: SIMT kernels, 16x16 threads over 64x64 tiles.
   if (!fused)
     for (StringRef e : ops.epilogues)
@@ -928,18 +946,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "  }\n",
         blockMap, anyOp);
   if (ops.hasSoftmax)
-    os << llvm::formatv(
-        "  %softmax_buf = transform.structured.match ops{{[\"linalg.softmax\"]} "
-        "in %buffers : {0}\n"
-        "  %softmax_blocks = transform.get_parent_op %softmax_buf {{op_name = "
-        "\"scf.forall\"} : {0}\n"
-        "  %softmax_launch = transform.gpu.map_forall_to_blocks "
-        "%softmax_blocks generate_gpu_launch : {0}\n"
-        "  %softmax_mapped = transform.structured.match "
-        "ops{{[\"linalg.softmax\"]} in %softmax_launch : {0}\n"
-        "  %row_loop = transform.vibegemm.softmax_to_block_reduce "
-        "%softmax_mapped {{threads = {1}} : {0}\n",
-        anyOp, t.softmaxThreads);
+    writeSoftmaxRowKernel(os, problem, "buffers");
   os << "  transform.apply_patterns to %buffers {\n"
         "    transform.apply_patterns.canonicalization\n"
         "  } {apply_cse} : !transform.any_op\n";
@@ -1018,7 +1025,13 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
           "!transform.any_op)\n",
           e, lead, blockMap, batched ? "0, " : "", bdy, bdx);
   StringRef softmaxMap = softmaxBlockMap(problem);
-  if (ops.hasSoftmax) {
+  // On the GPU the softmax gets the block-reduce kernel (f32 math, a block
+  // per row); the reference and the CPU check decompose it, a thread per
+  // row, independent of that kernel.
+  bool rowKernel = ops.hasSoftmax && !cpuCheck && !t.reference;
+  if (rowKernel) {
+    writeSoftmaxRowTiling(os, problem);
+  } else if (ops.hasSoftmax) {
     os << llvm::formatv(
         "  %s_tiled, %s_forall = transform.structured.tile_using_forall "
         "%softmax tile_sizes [{0}{1}] (mapping = [{2}]) : "
@@ -1082,7 +1095,9 @@ std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
         mapping == softmaxMap ? "rows" : "tiles", mapping, anyOp, blockDims);
   };
   mapEach(blockMap, llvm::formatv("{0}, {1}, 1", bdx, bdy).str());
-  if (ops.hasSoftmax)
+  if (rowKernel)
+    writeSoftmaxRowKernel(os, problem, "buffers");
+  else if (ops.hasSoftmax)
     mapEach(softmaxMap,
             llvm::formatv("{0}, 1, 1", softmaxRows).str());
   os << "  transform.yield\n}\n";

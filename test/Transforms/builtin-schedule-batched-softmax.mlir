@@ -1,5 +1,7 @@
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule --split-input-file | FileCheck %s
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule --vibegemm-apply-schedules --split-input-file | FileCheck %s --check-prefix=APPLY
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="reference=true" --split-input-file | FileCheck %s --check-prefix=REF
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="reference=true" --vibegemm-apply-schedules --split-input-file | FileCheck %s --check-prefix=REFAPPLY
 
 // A batched GEMM with a softmax after it (attention scores): in bf16 the
 // tensor-core schedule, the softmax a kernel of its own with one row per
@@ -35,17 +37,28 @@ func.func @scores(%q: tensor<8x256x64xbf16>, %k: tensor<8x64x512xbf16>) -> tenso
 
 // -----
 
-// In f32 the direct schedule: its softmax blocks (32 rows each) are mapped
-// over rows and batches too.
+// In f32 the direct schedule, with the same softmax kernel. The reference
+// decomposes the softmax instead, 32 rows per block, mapped over rows and
+// batches.
 // CHECK-LABEL: transform.named_sequence @scores_f32_d0(
-//       CHECK:   transform.structured.tile_using_forall %{{.*}} tile_sizes [1, 32](mapping = [#gpu.block<y>, #gpu.block<x>])
-//       CHECK:   transform.structured.decompose_interface
-//       CHECK:   transform.structured.match ops{["scf.forall"]} attributes {mapping = [#gpu.block<y>, #gpu.block<x>]}
+//       CHECK:   transform.structured.tile_using_forall %{{.*}} tile_sizes [1, 1](mapping = [#gpu.block<y>, #gpu.block<x>])
+//   CHECK-NOT:   transform.structured.decompose_interface
+//       CHECK:   transform.vibegemm.softmax_to_block_reduce %{{.*}} {threads = 64 : i64}
 // APPLY-LABEL: func.func @scores_f32_d0(
 //       APPLY:   gpu.launch
 //       APPLY:   gpu.launch
+//       APPLY:     gpu.shuffle  xor
 //   APPLY-NOT:   linalg.softmax
 //       APPLY:   return
+// REF-LABEL: transform.named_sequence @scores_f32_d0(
+//       REF:   transform.structured.tile_using_forall %{{.*}} tile_sizes [1, 32](mapping = [#gpu.block<y>, #gpu.block<x>])
+//       REF:   transform.structured.decompose_interface
+//       REF:   transform.structured.match ops{["scf.forall"]} attributes {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// REFAPPLY-LABEL: func.func @scores_f32_d0(
+//       REFAPPLY:   gpu.launch
+//       REFAPPLY:   gpu.launch
+//   REFAPPLY-NOT:   linalg.softmax
+//       REFAPPLY:   return
 func.func @scores_f32(%q: tensor<8x256x64xf32>, %k: tensor<8x64x512xf32>) -> tensor<8x256x512xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x256x512xf32>
@@ -66,15 +79,21 @@ func.func @scores_f32(%q: tensor<8x256x64xf32>, %k: tensor<8x64x512xf32>) -> ten
 
 // -----
 
-// 77 rows: the softmax blocks take a row count that divides M (here one),
-// so the decomposed softmax's row buffers keep a static size.
+// 77 rows: the reference's softmax blocks take a row count that divides M
+// (here one), so the decomposed softmax's row buffers keep a static size.
 // CHECK-LABEL: transform.named_sequence @b3x77x1001x64_scores_f32_d0(
-//       CHECK:   transform.structured.tile_using_forall %{{.*}} tile_sizes [1, 1](mapping = [#gpu.block<y>, #gpu.block<x>])
+//       CHECK:   transform.vibegemm.softmax_to_block_reduce
 // APPLY-LABEL: func.func @b3x77x1001x64_scores_f32_d0(
 //       APPLY:   gpu.launch
 //       APPLY:   gpu.launch
-//   APPLY-NOT:   memref.alloc(%
 //       APPLY:   return
+// REF-LABEL: transform.named_sequence @b3x77x1001x64_scores_f32_d0(
+//       REF:   transform.structured.tile_using_forall %{{.*}} tile_sizes [1, 1](mapping = [#gpu.block<y>, #gpu.block<x>])
+// REFAPPLY-LABEL: func.func @b3x77x1001x64_scores_f32_d0(
+//       REFAPPLY:   gpu.launch
+//       REFAPPLY:   gpu.launch
+//   REFAPPLY-NOT:   memref.alloc(%
+//       REFAPPLY:   return
 func.func @b3x77x1001x64_scores_f32(%q: tensor<3x77x64xf32>, %kt: tensor<3x64x1001xf32>) -> tensor<3x77x1001xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<3x77x1001xf32>

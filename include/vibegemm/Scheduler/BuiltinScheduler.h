@@ -39,9 +39,6 @@ struct TensorCoreTiling {
   /// block (1x1 block tiles), `threads` threads splitting K.
   bool blockReduce = false;
   int64_t threads = 256;
-  /// Threads of each block of a softmax consumer's kernel
-  /// (`transform.vibegemm.softmax_to_block_reduce`, one row per block).
-  int64_t softmaxThreads = 256;
 
   /// The name report.json and the script's comment give the path.
   llvm::StringRef kindName() const {
