@@ -416,8 +416,9 @@ void writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
 
 /// The staged SIMT schedule. `{KEY}` placeholders are filled by
 /// writeSimtSchedule; lines starting with `E|` are kept only when the
-/// dispatch has an epilogue, `N|` only when it has none, `S|` only when a
-/// softmax follows, `G|` only for the GPU and `C|` only for the CPU check.
+/// dispatch has an epilogue, `N|` only when it has none, `G|` only for the
+/// GPU and `C|` only for the CPU check. A softmax consumer comes in through
+/// `{SOFTMAX_TILING}` and `{SOFTMAX_KERNEL}`.
 constexpr llvm::StringLiteral kStagedTemplate =
     R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
   // {COMMENT}
@@ -444,10 +445,7 @@ NF|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %bl
 E|  %tepi, %blk = transform.structured.tile_using_forall %epi tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
 E|  %tmm, %blk1 = transform.structured.fuse_into_containing_op %root into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 E|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk1 : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-S|  // A softmax consumer: a kernel of its own, one row per block.
-S|  %softmax = transform.structured.match attributes{vibegemm.role = "softmax"} in %func : (!transform.any_op) -> !transform.any_op
-S|  %softmax_b, %softmax_blk = transform.structured.tile_using_forall %softmax tile_sizes [1] (mapping = [#gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-CS|  %softmax_parts = transform.structured.decompose_interface %softmax_b : (!transform.any_op) -> !transform.any_op
+{SOFTMAX_TILING}
 {EDGES}
   // 2. The K loop.
   %kmm, %kloop = transform.structured.tile_using_for %tmm tile_sizes [0, 0, %block_k] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -507,11 +505,7 @@ GX|  ^bb0(%block_loop: !transform.any_op):
 GX|    %launch = transform.gpu.map_forall_to_blocks %block_loop generate_gpu_launch : (!transform.any_op) -> !transform.any_op
 GX|    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
 GX|  }
-GS|  %softmax_buf = transform.structured.match ops{["linalg.softmax"]} in %bf : (!transform.any_op) -> !transform.any_op
-GS|  %softmax_blocks = transform.get_parent_op %softmax_buf {op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
-GS|  %softmax_launch = transform.gpu.map_forall_to_blocks %softmax_blocks generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-GS|  %softmax_mapped = transform.structured.match ops{["linalg.softmax"]} in %softmax_launch : (!transform.any_op) -> !transform.any_op
-GS|  %row_loop = transform.vibegemm.softmax_to_block_reduce %softmax_mapped {threads = {SOFTMAX_THREADS}} : (!transform.any_op) -> !transform.any_op
+{SOFTMAX_KERNEL}
 GX|  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
 C|  // CPU check: blocks and threads run as sequential loops, which keeps the
 C|  // order the barriers enforce on the GPU.
@@ -562,13 +556,7 @@ std::string instantiate(StringRef text,
   for (StringRef line : lines) {
     // Tags, in this order: E (epilogue) / N (none), then F (fill fused) / X
     // (split), G (GPU mapping) / C (CPU check); GF and GX combine two, GX
-    // standing for any per-loop mapping. S (softmax), GS and CS likewise.
-    if (line.consume_front("GS|") && (cpuCheck || !softmax))
-      continue;
-    if (line.consume_front("CS|") && (!cpuCheck || !softmax))
-      continue;
-    if (line.consume_front("S|") && !softmax)
-      continue;
+    // standing for any per-loop mapping.
     if (line.consume_front("E|") && !hasEpilogue)
       continue;
     if (line.consume_front("NF|") && (hasEpilogue || split))
@@ -676,6 +664,21 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                                    comment);
   if (t.staged) {
     bool split = t.splitM || t.splitN;
+    // A softmax consumer: a kernel of its own, one row per block
+    // (decomposed for the CPU check).
+    std::string softmaxTiling, softmaxKernel;
+    if (ops.hasSoftmax) {
+      llvm::raw_string_ostream tiling(softmaxTiling), kernel(softmaxKernel);
+      tiling << "  %softmax = transform.structured.match attributes"
+                "{vibegemm.role = \"softmax\"} in %func : (!transform.any_op) "
+                "-> !transform.any_op\n";
+      writeSoftmaxRowTiling(tiling, problem);
+      if (cpuCheck)
+        tiling << "  %softmax_parts = transform.structured.decompose_interface "
+                  "%softmax_b : (!transform.any_op) -> !transform.any_op\n";
+      else
+        writeSoftmaxRowKernel(kernel, problem, "bf");
+    }
     auto str = [](int64_t v) { return std::to_string(v); };
     return instantiate(
         kStagedTemplate,
@@ -696,8 +699,8 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
          {"TB", typeName(problem.rhsType)},
          {"TACC", typeName(problem.accType)},
          {"SMEM_SPACE", cpuCheck ? "0" : "3"},
-         {"SOFTMAX_THREADS",
-          str(softmaxThreadsFor(problem))},
+         {"SOFTMAX_TILING", StringRef(softmaxTiling).rtrim('\n').str()},
+         {"SOFTMAX_KERNEL", StringRef(softmaxKernel).rtrim('\n').str()},
          {"GEMM", split ? "%interior_gemm" : "%root"},
          {"SPLIT", split ? writeSplit(t) : ""},
          {"EDGES", split ? writeEdges(t) : ""},
