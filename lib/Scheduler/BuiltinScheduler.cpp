@@ -196,6 +196,30 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   return t;
 }
 
+/// Split-K for the block-tiled paths (mma.sync, FFMA): with too few blocks
+/// for the chip and a long K, split K until about two blocks per SM,
+/// keeping at least 1024 of K per split. A grid of one block folds the
+/// block loop away before the rewrite can find it; such tiny problems keep
+/// the SIMT schedule.
+std::optional<TensorCoreTiling> finishBlockTiling(const GemmProblem &p,
+                                                  const TargetInfo &target,
+                                                  TensorCoreTiling t) {
+  int64_t sms = target.smCount;
+  int64_t blocks = p.batch * llvm::divideCeil(p.m, t.blockM) *
+                   llvm::divideCeil(p.n, t.blockN);
+  // The combining kernel's 64x64 tiles must divide M and N: a ragged one
+  // would give its threads' private tiles a dynamic size.
+  if (p.batch == 1 && !p.hasSoftmax && 2 * blocks < sms && p.m % 64 == 0 &&
+      p.n % 64 == 0)
+    while (blocks * t.splitK * 2 <= 2 * sms &&
+           p.k % (t.splitK * 2 * t.blockK) == 0 &&
+           p.k / (t.splitK * 2) >= 1024)
+      t.splitK *= 2;
+  if (blocks * t.splitK == 1)
+    return std::nullopt;
+  return t;
+}
+
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
 /// operands accumulating in f32. (Operands whose rows 16-byte copies cannot
 /// read are loaded through registers.) The block tile is the largest that
@@ -254,23 +278,45 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
                             (pick.bn * t.blockK / 8) % threads))
     t.blockK *= 2;
-  // Too few blocks for the chip and a long K: split K until about two
-  // blocks per SM, keeping at least 1024 of K per split.
-  int64_t blocks = p.batch * llvm::divideCeil(p.m, pick.bm) *
-                   llvm::divideCeil(p.n, pick.bn);
-  // The combining kernel's 64x64 tiles must divide M and N: a ragged one
-  // would give its threads' private tiles a dynamic size.
-  if (p.batch == 1 && !p.hasSoftmax && 2 * blocks < sms && p.m % 64 == 0 &&
-      p.n % 64 == 0)
-    while (blocks * t.splitK * 2 <= 2 * sms &&
-           p.k % (t.splitK * 2 * t.blockK) == 0 &&
-           p.k / (t.splitK * 2) >= 1024)
-      t.splitK *= 2;
-  // A grid of one block folds the block loop away before the rewrite can
-  // find it; such tiny problems keep the SIMT schedule.
-  if (blocks * t.splitK == 1)
+  return finishBlockTiling(p, target, t);
+}
+
+/// The CUDA-core path for f32 operands accumulating in f32 (no TF32): FFMA
+/// register tiles fed by a cp.async ring. The block tile is the largest
+/// that still gives about one wave of blocks; decode-like M gets short
+/// tiles.
+std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
+                                                 const TargetInfo &target) {
+  if (!p.lhsType.isF32() || !p.rhsType.isF32() || !p.accType.isF32() ||
+      p.m < 16 || p.n < 16)
     return std::nullopt;
-  return t;
+  struct Shape {
+    int64_t bm, bn, tm, tn;
+  };
+  // 256 threads each, but the last.
+  const Shape shapes[] = {
+      {128, 128, 8, 8}, {64, 128, 4, 8}, {64, 64, 4, 4}};
+  Shape pick = shapes[2];
+  for (const Shape &s : shapes)
+    if (p.batch * llvm::divideCeil(p.m, s.bm) * llvm::divideCeil(p.n, s.bn) >=
+        target.smCount) {
+      pick = s;
+      break;
+    }
+  if (p.m <= 16)
+    pick = {16, 128, 4, 8};
+  else if (p.m <= 32)
+    pick = {32, 128, 4, 8};
+  TensorCoreTiling t;
+  t.ffma = true;
+  t.blockM = pick.bm;
+  t.blockN = pick.bn;
+  t.threadM = pick.tm;
+  t.threadN = pick.tn;
+  t.warpsM = t.warpsN = 0;
+  t.blockK = 16;
+  t.stages = 3;
+  return finishBlockTiling(p, target, t);
 }
 
 } // namespace
@@ -300,6 +346,8 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   t.tensorCore = chooseBlockReduceTiling(problem);
   if (!t.tensorCore)
     t.tensorCore = chooseTensorCoreTiling(problem, target);
+  if (!t.tensorCore)
+    t.tensorCore = chooseFfmaTiling(problem, target);
   return t;
 }
 
@@ -732,6 +780,23 @@ namespace {
 /// epilogue chain in one loop, bufferized, mapped to blocks, then the GEMM
 /// and its epilogue rewritten into an mma.sync kernel body. Unfused
 /// epilogues get SIMT kernels of their own.
+/// The kernel rewrite of a block-tiled GEMM (`%gemm_mapped`) on the
+/// mma.sync or FFMA path, whose K loop becomes `%k_loop`.
+void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
+  const char *anyOp = "(!transform.any_op) -> !transform.any_op";
+  if (t.ffma)
+    os << llvm::formatv(
+        "  %k_loop = transform.vibegemm.gemm_to_ffma %gemm_mapped "
+        "{{block_k = {0}, thread_tile = array<i64: {1}, {2}>, stages = {3}} : "
+        "{4}\n",
+        t.blockK, t.threadM, t.threadN, t.stages, anyOp);
+  else
+    os << llvm::formatv(
+        "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
+        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
+        t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+}
+
 std::string writeTensorCoreSchedule(const GemmProblem &problem,
                                     const TensorCoreTiling &t,
                                     const DispatchOps &ops,
@@ -762,6 +827,12 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         t.alignRows ? ",\n  // operands with misaligned rows copied into "
                       "padded buffers first"
                     : "");
+  else if (t.ffma)
+    os << llvm::formatv(
+        "  // CUDA-core f32 schedule (no TF32): {0}x{1} block tiles, {2}x{3} "
+        "FFMA outputs per\n  // thread, K steps of {4} through a {5}-stage "
+        "cp.async ring, epilogue on registers.\n",
+        t.blockM, t.blockN, t.threadM, t.threadN, t.blockK, t.stages);
   else
     os << llvm::formatv(
         "  // Tensor-core schedule: {0}x{1} block tiles, {2}x{3} warps of "
@@ -853,10 +924,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
        << "  %gemm_mapped = transform.structured.match attributes"
           "{vibegemm.split_k} in %gemm_launch : "
        << anyOp << "\n";
-    os << llvm::formatv(
-        "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
-        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
-        t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+    writeBlockGemmRewrite(os, t);
     os << llvm::formatv(
         "  %combine_loops = transform.structured.match ops{{[\"scf.forall\"]} "
         "attributes{{mapping = [#gpu.block<y>, #gpu.block<x>]} in %buffers : "
@@ -932,10 +1000,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "{{stages = {0}, consumers = {1}} : {2}\n",
         t.stages, t.consumers, anyOp);
   else
-    os << llvm::formatv(
-        "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
-        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
-        t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+    writeBlockGemmRewrite(os, t);
   if (!fused && !ops.epilogues.empty())
     os << llvm::formatv(
         "  %epilogue_loops = transform.structured.match ops{{[\"scf.forall\"]} "

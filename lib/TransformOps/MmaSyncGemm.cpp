@@ -63,9 +63,6 @@ public:
   scf::ForOp build();
 
 private:
-  /// Indices into `buffer` (indexed through `map`) for loop values
-  /// `dims`; batch dimensions (size 1) get 0.
-  SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> dims);
   /// One 8-element chunk of a K-tile copy: its place in the shared tile
   /// and its outer and K coordinates.
   struct Chunk {
@@ -217,18 +214,6 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     return failure();
   chain = std::move(*epilogue);
   return success();
-}
-
-SmallVector<Value> MmaSyncBuilder::indicesFor(AffineMap map,
-                                              ArrayRef<Value> dims) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(expr))
-      indices.push_back(dims[d.getPosition()] ? dims[d.getPosition()] : c(0));
-    else
-      indices.push_back(c(cast<AffineConstantExpr>(expr).getValue()));
-  }
-  return indices;
 }
 
 MmaSyncBuilder::Chunk MmaSyncBuilder::chunkAt(StagedOperand &op, Value kBase,

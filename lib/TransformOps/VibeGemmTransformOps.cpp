@@ -2,8 +2,8 @@
 //
 // The transform dialect extension: op verification, effects and the
 // application of `transform.vibegemm.*` ops. The IR they build lives in
-// MmaSyncGemm.cpp, WgmmaGemm.cpp, BlockReduceGemm.cpp, BlockSoftmax.cpp and
-// AlignOperandRows.cpp.
+// MmaSyncGemm.cpp, WgmmaGemm.cpp, FfmaGemm.cpp, BlockReduceGemm.cpp,
+// BlockSoftmax.cpp and AlignOperandRows.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "vibegemm/TransformOps/AlignOperandRows.h"
 #include "vibegemm/TransformOps/BlockReduceGemm.h"
 #include "vibegemm/TransformOps/BlockSoftmax.h"
+#include "vibegemm/TransformOps/FfmaGemm.h"
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
 #include "vibegemm/TransformOps/WgmmaGemm.h"
 
@@ -88,6 +89,43 @@ DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsMmaSync(rewriter, target, options, why);
+  return finishRewrite(*this, target, loop, why, results);
+}
+
+LogicalResult transform::GemmToFfmaOp::verify() {
+  ArrayRef<int64_t> tile = getThreadTile();
+  if (tile.size() != 2 || tile[0] < 4 || tile[1] < 4 || tile[0] % 4 ||
+      tile[1] % 4)
+    return emitOpError("thread_tile must be two positive multiples of 4 "
+                       "[tm, tn]");
+  if (tile[0] * tile[1] > 128)
+    return emitOpError("a thread tile of more than 128 accumulators would "
+                       "spill");
+  if (getBlockK() < 1 || getBlockK() > 64)
+    return emitOpError("block_k must be between 1 and 64");
+  if (getStages() < 2 || getStages() > 8)
+    return emitOpError("stages must be between 2 and 8");
+  return success();
+}
+
+void transform::GemmToFfmaOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumeTargetProduceLoop(getTargetMutable(), getOperation()->getOpResults(),
+                           effects);
+}
+
+DiagnosedSilenceableFailure transform::GemmToFfmaOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  vibegemm::FfmaOptions options;
+  options.blockK = getBlockK();
+  options.threadM = getThreadTile()[0];
+  options.threadN = getThreadTile()[1];
+  options.stages = getStages();
+  std::string why;
+  FailureOr<scf::ForOp> loop =
+      vibegemm::rewriteGemmAsFfma(rewriter, target, options, why);
   return finishRewrite(*this, target, loop, why, results);
 }
 

@@ -243,9 +243,11 @@ json::Object builtinScheduleJson(const SimtTiling &t) {
         {"kind", tc->kindName()},
         {"why_not_staged", nullptr},
         {"block", json::Array{tc->blockM, tc->blockN, tc->blockK}},
-        {"warps", tc->wgmma || tc->blockReduce
+        {"warps", tc->wgmma || tc->blockReduce || tc->ffma
                       ? json::Value(nullptr)
-                            : json::Value(json::Array{tc->warpsM, tc->warpsN})},
+                      : json::Value(json::Array{tc->warpsM, tc->warpsN})},
+        {"thread", tc->ffma ? json::Value(json::Array{tc->threadM, tc->threadN})
+                            : json::Value(nullptr)},
         {"consumers", tc->wgmma ? json::Value(tc->consumers)
                                 : json::Value(nullptr)},
         {"stages", tc->blockReduce ? json::Value(nullptr)

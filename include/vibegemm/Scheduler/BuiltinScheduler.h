@@ -39,10 +39,18 @@ struct TensorCoreTiling {
   /// block (1x1 block tiles), `threads` threads splitting K.
   bool blockReduce = false;
   int64_t threads = 256;
+  /// Not a tensor-core path either: f32 operands on CUDA cores
+  /// (`transform.vibegemm.gemm_to_ffma`), `threadM x threadN` outputs per
+  /// thread; the warp fields are unused.
+  bool ffma = false;
+  int64_t threadM = 8, threadN = 8;
 
   /// The name report.json and the script's comment give the path.
   llvm::StringRef kindName() const {
-    return blockReduce ? "block_reduce" : wgmma ? "wgmma" : "tensor_core";
+    return blockReduce ? "block_reduce"
+           : wgmma     ? "wgmma"
+           : ffma      ? "ffma"
+                       : "tensor_core";
   }
 };
 

@@ -74,6 +74,19 @@ protected:
       return y;
     return arith::AndIOp::create(b, loc, x, y);
   }
+  /// Indices into a buffer indexed through `map` for loop values `dims`;
+  /// loops without a value (batch dimensions tiled to 1) get 0.
+  SmallVector<Value> indicesFor(AffineMap map, ArrayRef<Value> dims) {
+    SmallVector<Value> indices;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto d = dyn_cast<AffineDimExpr>(expr))
+        indices.push_back(dims[d.getPosition()] ? dims[d.getPosition()]
+                                                : c(0));
+      else
+        indices.push_back(c(cast<AffineConstantExpr>(expr).getValue()));
+    }
+    return indices;
+  }
   /// A dimension's size: a constant when static, so masks fold away.
   Value extent(Value buffer, int64_t dim) {
     auto type = cast<MemRefType>(buffer.getType());

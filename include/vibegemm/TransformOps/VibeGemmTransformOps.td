@@ -80,6 +80,71 @@ def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
 }
 
 
+def GemmToFfmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_ffma",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Rewrites a block's f32 GEMM tile into a pipelined FFMA "
+                "kernel (CUDA cores, no TF32)";
+  let description = [{
+    Takes a bufferized `linalg` contraction (matmul, batch_matmul with a
+    batch tile of 1, or either with transposed operands through
+    `indexing_maps`) that computes one block's output tile inside a
+    `gpu.launch`, with f32 operands and an f32 accumulator, and replaces it
+    with a CUDA-core kernel body that keeps full f32 accuracy:
+
+    - `thread_tile = [tm, tn]` (multiples of 4): each thread owns tm x tn
+      outputs in registers, as float4 groups strided across the block tile
+      so a warp's shared-memory loads are consecutive 16-byte words. The
+      block tile's rows and columns round up to a power-of-two count of
+      threads; the launch gets `(BM / tm) * (BN / tn)` threads along x.
+    - A and B K-tiles of `block_k` rows are staged in dynamic shared memory
+      as `[k][m]` and `[k][n]` (rows padded by 16 bytes) whatever their
+      global layout, through a `stages`-deep ring of `cp.async` copies:
+      16 bytes along an M or N whose rows are 16-byte aligned, 4 bytes
+      (transposing) for operands stored K-innermost or misaligned.
+    - Every k step is one float4 load per four rows or columns of the
+      thread tile and tm x tn fused multiply-adds (FFMA); there is no TF32.
+    - Rows, columns and K past the problem edge are zero-filled by the
+      copies and masked on store, so any M, N and K keep this path.
+    - A `linalg.fill` of the accumulator before the GEMM becomes the
+      accumulators' initial value; without one the accumulator is loaded.
+    - Elementwise `linalg.generic` consumers of the accumulator in the same
+      block (bias, activations, scale, residual, truncation) run on the
+      registers before the single store, four columns at a time as 16-byte
+      stores where the output's rows allow it.
+
+    #### Return modes
+
+    Consumes the `target` handle and produces a handle to the new K loop
+    (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
+    when the target is not such a contraction, is not inside a `gpu.launch`
+    (or one that already has threads), has element types other than
+    f32 -> f32, a batch dimension not tiled to 1, needs fewer than 32 or
+    more than 1024 threads, a ring larger than 227 KiB of shared memory, or
+    a consumer that is not an elementwise generic.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<I64Attr, "16">:$block_k,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{8, 8}">:$thread_tile,
+                   DefaultValuedAttr<I64Attr, "3">:$stages);
+  let results = (outs TransformHandleTypeInterface:$loop);
+
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
      TransformEachOpTrait, TransformOpInterface,
