@@ -1,18 +1,16 @@
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule --split-input-file | FileCheck %s
 
-// Tiles that divide the problem take the staged (shared-memory) schedule;
-// every tile size is a knob.
+// f32 GEMMs with M and N of at least 16 take the FFMA kernel through the
+// block-tiled script: 256x256 gives 16 blocks of 64x64 with 4x4 outputs per
+// thread (the largest tile that still fills the most SMs), K steps of 16.
 // CHECK-LABEL: func.func @gemm_d0(
 //  CHECK-SAME:   vibegemm.schedule = @gemm_d0
 //       CHECK: module @__vibegemm_schedules attributes {transform.with_named_sequence}
 //       CHECK:   transform.named_sequence @gemm_d0(%{{.+}}: !transform.any_op {transform.consumed})
-//   CHECK-DAG:     transform.tune.knob<"block_m"> = 64 : i64 from options = [4, 8, 16, 32, 64, 128, 256]
-//   CHECK-DAG:     transform.tune.knob<"block_k">
-//   CHECK-DAG:     transform.tune.knob<"thread_m"> = 4 : i64
-//       CHECK:     transform.structured.gpu.map_copy_to_threads
-//       CHECK:     transform.structured.bufferize_to_allocation {{.*}} {alloc_op = "memref.alloca", bufferize_destination_only, memory_space = 3 : i64}
-//       CHECK:     transform.gpu.map_nested_forall_to_threads {{.*}} block_dims = [16, 16, 1]
-//       CHECK:     transform.structured.hoist_redundant_vector_transfers
+//       CHECK:     transform.tune.knob<"block_m"> = 64 : i64 from options = [16, 32, 64, 128, 256]
+//       CHECK:     transform.gpu.map_forall_to_blocks
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} {thread_tile = array<i64: 4, 4>}
+//   CHECK-NOT:     map_copy_to_threads
 func.func @gemm(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256x256xf32>
@@ -23,15 +21,51 @@ func.func @gemm(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x25
 
 // -----
 
-// A ragged shape smaller than one block tile takes the direct schedule,
-// whose fixed thread grid shrinks per-thread tiles at the edges.
+// A 256x256 f32 GEMM with K = 65536 has 16 blocks for 132 SMs: split-K by
+// 16 (about two blocks per SM), partial sums combined in a fixed order.
+// CHECK-LABEL: transform.named_sequence @long_k_d0
+//       CHECK:     transform.structured.split_reduction %{{.*}} {split_factor = 16 : i64}
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} {thread_tile = array<i64: 4, 4>}
+func.func @long_k(%a: tensor<256x65536xf32>, %b: tensor<65536x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<256x65536xf32>, tensor<65536x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
+
+// -----
+
+// Narrower than 16 columns: tiles that divide the problem take the staged
+// (shared-memory) SIMT schedule; every tile size is a knob.
+// CHECK-LABEL: transform.named_sequence @skinny_d0
+//   CHECK-DAG:     transform.tune.knob<"block_m"> = 64 : i64 from options = [4, 8, 16, 32, 64, 128, 256]
+//   CHECK-DAG:     transform.tune.knob<"block_k">
+//   CHECK-DAG:     transform.tune.knob<"thread_m"> = 4 : i64
+//       CHECK:     transform.structured.gpu.map_copy_to_threads
+//       CHECK:     transform.structured.bufferize_to_allocation {{.*}} {alloc_op = "memref.alloca", bufferize_destination_only, memory_space = 3 : i64}
+//       CHECK:     transform.gpu.map_nested_forall_to_threads {{.*}} block_dims = [2, 16, 1]
+//       CHECK:     transform.structured.hoist_redundant_vector_transfers
+func.func @skinny(%a: tensor<256x64xf32>, %b: tensor<64x8xf32>) -> tensor<256x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x8xf32>) -> tensor<256x8xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x8xf32>) outs(%f : tensor<256x8xf32>) -> tensor<256x8xf32>
+  return %c : tensor<256x8xf32>
+}
+
+// -----
+
+// A ragged narrow shape smaller than one block tile takes the direct
+// schedule, whose fixed thread grid shrinks per-thread tiles at the edges.
 // CHECK-LABEL: transform.named_sequence @ragged_d0
 //   CHECK-NOT:     map_copy_to_threads
+//   CHECK-NOT:     gemm_to_ffma
 //       CHECK:     transform.gpu.map_forall_to_blocks
-func.func @ragged(%a: tensor<67x33xf32>, %b: tensor<33x45xf32>) -> tensor<67x45xf32> {
+func.func @ragged(%a: tensor<67x33xf32>, %b: tensor<33x9xf32>) -> tensor<67x9xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<67x45xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x45xf32>) -> tensor<67x45xf32>
-  %c = linalg.matmul ins(%a, %b : tensor<67x33xf32>, tensor<33x45xf32>) outs(%f : tensor<67x45xf32>) -> tensor<67x45xf32>
-  return %c : tensor<67x45xf32>
+  %e = tensor.empty() : tensor<67x9xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x9xf32>) -> tensor<67x9xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<67x33xf32>, tensor<33x9xf32>) outs(%f : tensor<67x9xf32>) -> tensor<67x9xf32>
+  return %c : tensor<67x9xf32>
 }

@@ -16,6 +16,7 @@
 // REPORT-NEXT:   "padded_operands": null,
 // REPORT-NEXT:   "split_k": 1,
 // REPORT-NEXT:   "stages": 3,
+// REPORT-NEXT:   "thread": null,
 // REPORT-NEXT:   "threads": null,
 // REPORT-NEXT:   "warps": [
 // REPORT-NEXT:     2,
