@@ -220,6 +220,35 @@ std::optional<TensorCoreTiling> finishBlockTiling(const GemmProblem &p,
   return t;
 }
 
+/// Huge K over a small output (256x256x524288): the widest mma.sync tile,
+/// 128x256 with 64x64 warp tiles and block_k 64, split over about one block
+/// per SM, reads each operand panel fewer times than 64x64 tiles split for
+/// two blocks per SM: 0.254 ms against 0.396 on the H200
+/// (docs/benchmarks/h200-2026-12-04-ffma). Taken only where that split
+/// still fills most of the chip, with K at least 1024 per split.
+std::optional<TensorCoreTiling> chooseHugeKTiling(const GemmProblem &p,
+                                                  const TargetInfo &target) {
+  TensorCoreTiling t;
+  t.blockM = 128;
+  t.blockN = 256;
+  t.warpsM = 2;
+  t.warpsN = 4;
+  t.blockK = 64;
+  t.stages = 3;
+  int64_t blocks =
+      llvm::divideCeil(p.m, t.blockM) * llvm::divideCeil(p.n, t.blockN);
+  // The combining kernel's 64x64 tiles must divide M and N.
+  if (p.batch != 1 || p.hasSoftmax || p.n < t.blockN || p.m % 64 ||
+      p.n % 64 || 2 * blocks >= target.smCount)
+    return std::nullopt;
+  while (blocks * t.splitK * 2 <= target.smCount &&
+         p.k % (t.splitK * 2 * t.blockK) == 0 && p.k / (t.splitK * 2) >= 1024)
+    t.splitK *= 2;
+  if (4 * blocks * t.splitK < 3 * target.smCount)
+    return std::nullopt;
+  return t;
+}
+
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
 /// operands accumulating in f32. (Operands whose rows 16-byte copies cannot
 /// read are loaded through registers.) The block tile is the largest that
@@ -278,6 +307,9 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
                             (pick.bn * t.blockK / 8) % threads))
     t.blockK *= 2;
+  if (std::optional<TensorCoreTiling> wide = chooseHugeKTiling(p, target))
+    if (aligned)
+      return wide;
   return finishBlockTiling(p, target, t);
 }
 

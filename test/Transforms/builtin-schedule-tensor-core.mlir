@@ -21,6 +21,9 @@
 //  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %[[IRR]] {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c4_bf16_d0(
 //   SM90A-NOT: gemm_to_wgmma
+// SM90A-LABEL: transform.named_sequence @c5_bf16_d0(
+//       SM90A: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+//       SM90A: transform.vibegemm.gemm_to_mma_sync %{{.*}} {block_k = 64 : i64, warps = array<i64: 2, 4>}
 
 // Large square: 128x256 tiles, eight 64x64 warp tiles, K steps of 64, three stages.
 // CHECK-LABEL: transform.named_sequence @c0_bf16_d0(
@@ -139,4 +142,22 @@ func.func @c4_bf16(%a: tensor<256x131072xbf16>, %b: tensor<131072x1xbf16>) -> te
     linalg.yield %r : bf16
   } -> tensor<256x1xbf16>
   return %y : tensor<256x1xbf16>
+}
+
+// -----
+
+// Huge K over a 256x256 output: two 128x256 tiles (eight 64x64 warp tiles,
+// K steps of 64, three stages), split 64 ways for about one block per SM;
+// measured 1.56x faster on the H200 than 64x64 tiles split 16 ways.
+// CHECK-LABEL: transform.named_sequence @c5_bf16_d0(
+// CHECK: transform.tune.knob<"block_m"> = 128
+// CHECK: transform.tune.knob<"block_n"> = 256
+// CHECK: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+// CHECK: transform.vibegemm.gemm_to_mma_sync %{{.*}} {block_k = 64 : i64, warps = array<i64: 2, 4>}
+func.func @c5_bf16(%a: tensor<256x524288xbf16>, %b: tensor<524288x256xbf16>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<256x256xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<256x524288xbf16>, tensor<524288x256xbf16>) outs(%acc : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %mm : tensor<256x256xf32>
 }

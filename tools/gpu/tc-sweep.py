@@ -1,18 +1,30 @@
 #!/usr/bin/env python3
-"""Tensor-core tile sweep through the product's own LLM loop.
+"""Block-tile sweep of the mma.sync and FFMA kernels through the product's
+own LLM loop.
 
 Runs on the GPU machine (repo root, after ``source tools/gpu/env.sh``).  For
 each problem it takes the built-in schedule, writes one variant per
-configuration (block tile, warps, block_k, stages of
-``transform.vibegemm.gemm_to_mma_sync``) as a scripted reply of the fake LLM
-server, and lets ``vibegemm-opt --llm-schedule ... measure=on`` verify and
-time every candidate on the GPU beside cuBLAS.  Prints one line per
-candidate and copies each report.json to OUTDIR.
+configuration (block tile, then warps of ``transform.vibegemm.gemm_to_mma_sync``
+or the thread tile of ``transform.vibegemm.gemm_to_ffma``, block_k, stages)
+as a scripted reply of the fake LLM server, and lets ``vibegemm-opt
+--llm-schedule ... measure=on`` verify and time every candidate on the GPU
+beside cuBLAS.  Prints one line per candidate and copies each report.json to
+OUTDIR.
 
     tools/gpu/tc-sweep.py OUTDIR PROBLEM [PROBLEM...]
 
 PROBLEM is a benchmark problem name (python/bench/problems.py), e.g.
-l1_square_bf16.  Configurations: CONFIGS below, or TC_CONFIGS="bm,bn,wm,wn,bk,st;...".
+l1_square_bf16, optionally followed by its own configurations:
+``l1_large_k_bf16:128,256,2,4,32,4,128;128,128,2,2,32,4,64``.  A
+configuration is, by the built-in schedule's kernel op:
+
+- gemm_to_mma_sync: bm,bn,wm,wn,block_k,stages[,split_factor]
+- gemm_to_ffma: bm,bn,thread_m,thread_n,block_k,stages[,split_factor]
+- gemm_to_wgmma: bm,bn,consumers,stages
+
+(a split factor only replaces one the built-in schedule already has).
+Without any, CONFIGS (mma.sync) or FFMA_CONFIGS (f32) below, or
+TC_CONFIGS="cfg;cfg...".
 """
 
 import json
@@ -25,6 +37,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python",
 import problems  # noqa: E402
 
 OPT = "build/bin/vibegemm-opt"
+# The benchmark's target: sm_90a, where bf16 takes wgmma (TC_TARGET=sm_90
+# for the portable mma.sync path).
+TARGET = os.environ.get("TC_TARGET", "sm_90a")
 CONFIGS = [
     (128, 128, 2, 2, 32, 4),
     (128, 128, 2, 2, 64, 3),
@@ -34,10 +49,22 @@ CONFIGS = [
     (128, 128, 2, 2, 32, 3),
     (128, 128, 2, 4, 32, 4),
 ]
+# f32: (bm, bn, thread_m, thread_n, block_k, stages).
+FFMA_CONFIGS = [
+    (128, 128, 8, 8, 8, 4),
+    (128, 128, 8, 8, 32, 2),
+    (128, 128, 8, 8, 16, 4),
+    (128, 128, 8, 8, 8, 3),
+    (128, 64, 8, 8, 16, 3),
+    (64, 128, 8, 8, 16, 3),
+    (128, 256, 8, 16, 8, 3),
+    (256, 128, 16, 8, 8, 3),
+]
 
 
 def builtin_sequence(src):
-    out = subprocess.run([OPT, "--vibegemm-form-dispatches", "--vibegemm-builtin-schedule", src],
+    out = subprocess.run([OPT, "--vibegemm-form-dispatches",
+                          f"--vibegemm-builtin-schedule=target={TARGET}", src],
                          check=True, capture_output=True, text=True).stdout
     start = out.index("transform.named_sequence @")
     end = out.index("transform.yield", start)
@@ -46,9 +73,21 @@ def builtin_sequence(src):
 
 
 def variant(seq, cfg):
-    bm, bn, wm, wn, bk, st = cfg
+    bm, bn = cfg[:2]
     seq = re.sub(r'knob<"block_m"> = \d+', f'knob<"block_m"> = {bm}', seq)
     seq = re.sub(r'knob<"block_n"> = \d+', f'knob<"block_n"> = {bn}', seq)
+    if "gemm_to_wgmma" in seq:
+        consumers, st = cfg[2:4]
+        return re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
+                      rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64}}\3", seq)
+    wm, wn, bk, st = cfg[2:6]
+    if len(cfg) > 6:
+        seq = re.sub(r"split_factor = \d+", f"split_factor = {cfg[6]}", seq)
+    if "gemm_to_ffma" in seq:
+        # The printed op leaves out attributes at their defaults.
+        return re.sub(r"(gemm_to_ffma %\w+)( \{[^}]*\})?( :)",
+                      rf"\1 {{block_k = {bk} : i64, stages = {st} : i64, thread_tile = array<i64: {wm}, {wn}>}}\3",
+                      seq)
     return re.sub(r"(gemm_to_mma_sync %\w+) \{[^}]*\}",
                   rf"\1 {{block_k = {bk} : i64, stages = {st} : i64, warps = array<i64: {wm}, {wn}>}}",
                   seq)
@@ -57,12 +96,16 @@ def variant(seq, cfg):
 def main():
     dest, names = sys.argv[1], sys.argv[2:]
     os.makedirs(dest, exist_ok=True)
-    configs = CONFIGS
-    if os.environ.get("TC_CONFIGS"):
-        configs = [tuple(int(v) for v in c.split(",")) for c in os.environ["TC_CONFIGS"].split(";")]
     by_name = {p.name: p for p in problems.suite()}
-    for name in names:
+    parse = lambda text: [tuple(int(v) for v in c.split(",")) for c in text.split(";")]
+    for arg in names:
+        name, _, own = arg.partition(":")
         p = by_name[name]
+        configs = FFMA_CONFIGS if name.endswith("_f32") else CONFIGS
+        if own:
+            configs = parse(own)
+        elif os.environ.get("TC_CONFIGS"):
+            configs = parse(os.environ["TC_CONFIGS"])
         work = f"/tmp/sweep/{name}"
         os.makedirs(work, exist_ok=True)
         src = os.path.join(work, "input.mlir")
@@ -79,7 +122,7 @@ def main():
         art = os.path.join(work, "artifacts")
         cmd = ["python3", "python/fake_llm_server.py", "--script", os.path.join(work, "scenario.json"), "--",
                OPT, src, f"--llm-schedule=endpoint={{endpoint}} rounds=1 candidates={len(configs)} "
-               f"cache-dir=off measure={os.environ.get('TC_MEASURE', 'on')} artifacts-dir={art}", "-o", os.path.join(work, "out.mlir")]
+               f"target={TARGET} cache-dir=off measure={os.environ.get('TC_MEASURE', 'on')} artifacts-dir={art}", "-o", os.path.join(work, "out.mlir")]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             print(f"{name}: llm-schedule failed: {r.stderr[-2000:]}")
