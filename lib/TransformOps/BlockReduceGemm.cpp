@@ -330,16 +330,9 @@ scf::ForOp BlockReduceBuilder::build() {
 
 } // namespace
 
-FailureOr<scf::ForOp> vibegemm::rewriteGemmAsBlockReduce(
-    RewriterBase &rewriter, Operation *target,
-    const BlockReduceOptions &options, std::string &why) {
-  auto gemm = dyn_cast<linalg::LinalgOp>(target);
-  if (!gemm) {
-    why = "the target is not a linalg op";
-    return failure();
-  }
-  BlockReduceBuilder builder(rewriter, gemm, options);
-  if (failed(builder.analyse(why)))
-    return failure();
-  return builder.build();
+FailureOr<scf::ForOp> vibegemm::rewriteGemmAsBlockReduce(RewriterBase &rewriter,
+                                                  Operation *target,
+                                                  const BlockReduceOptions &options,
+                                                  std::string &why) {
+  return rewriteWithBuilder<BlockReduceBuilder>(rewriter, target, options, why);
 }

@@ -72,11 +72,14 @@ private:
   /// The thread's float4 groups of row `kk` of slot `slot`.
   SmallVector<Value> loadFragment(FfmaOperand &op, Value slot, int64_t kk,
                                   Value threadIndex);
-  Value inBounds(Value row, Value col);
+  Value inBounds(Value row, Value col) {
+    return withinEdges(row, lhs.outerSize, lhs.outerTile, col, rhs.outerSize,
+                       rhs.outerTile);
+  }
+  /// Whether the block tile can be partial, so stores need masks.
   bool maskedStores() const {
-    std::optional<int64_t> m = getConstantIntValue(lhs.outerSize);
-    std::optional<int64_t> n = getConstantIntValue(rhs.outerSize);
-    return !m || *m != lhs.outerTile || !n || *n != rhs.outerTile;
+    return partialTile(lhs.outerSize, lhs.outerTile) ||
+           partialTile(rhs.outerSize, rhs.outerTile);
   }
   void emitEpilogue(ArrayRef<Value> acc);
   int64_t ringBytes(const FfmaOperand &op) const {
@@ -113,12 +116,9 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
   kDim = facts->kDim;
   numLoops = facts->numLoops;
 
+  if (failed(checkUnitBatchTiles(gemm, facts->batchDims, why)))
+    return failure();
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
-  for (unsigned batch : facts->batchDims)
-    for (auto [operand, map] : llvm::zip(gemm->getOperands(), maps))
-      if (std::optional<unsigned> pos = resultPosition(map, batch))
-        if (cast<MemRefType>(operand.getType()).getDimSize(*pos) != 1)
-          return fail("batch dimensions must be tiled to 1 first");
 
   auto describe = [&](FfmaOperand &op, Value mem, AffineMap map,
                       unsigned outer, int64_t threadTile) -> LogicalResult {
@@ -231,17 +231,6 @@ SmallVector<Value> FfmaBuilder::loadFragment(FfmaOperand &op, Value slot,
         b, loc, vecType, op.smem,
         ValueRange{slot, c(kk), outerPosition(op, threadIndex, g * kVec)}));
   return groups;
-}
-
-Value FfmaBuilder::inBounds(Value row, Value col) {
-  Value cond;
-  std::optional<int64_t> m = getConstantIntValue(lhs.outerSize);
-  std::optional<int64_t> n = getConstantIntValue(rhs.outerSize);
-  if (!m || *m != lhs.outerTile)
-    cond = both(cond, lt(row, lhs.outerSize));
-  if (!n || *n != rhs.outerTile)
-    cond = both(cond, lt(col, rhs.outerSize));
-  return cond;
 }
 
 void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
@@ -374,30 +363,12 @@ scf::ForOp FfmaBuilder::build() {
       init.push_back(vector::FromElementsOp::create(b, loc, vecType, lanes));
     }
 
-  // Prologue: the first stages - 1 K-tiles in flight.
-  for (int64_t s = 0; s + 1 < opt.stages; ++s) {
-    issueCopies(lhs, c(s), c(s));
-    issueCopies(rhs, c(s), c(s));
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
-
-  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1), init);
-  {
-    OpBuilder::InsertionGuard inLoop(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kt = loop.getInductionVar();
-    // K-tile kt has landed for this thread; the barrier makes it landed for
-    // all, and frees the slot computed last iteration for the next copy.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, opt.stages - 2);
-    gpu::BarrierOp::create(b, loc);
-    Value next = add(kt, c(opt.stages - 1));
-    Value nextSlot = rem(next, opt.stages);
-    issueCopies(lhs, next, nextSlot);
-    issueCopies(rhs, next, nextSlot);
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-
-    Value slot = rem(kt, opt.stages);
-    SmallVector<Value> acc(loop.getRegionIterArgs());
+  auto issue = [&](Value kTile, Value slot) -> std::function<void()> {
+    issueCopies(lhs, kTile, slot);
+    issueCopies(rhs, kTile, slot);
+    return nullptr;
+  };
+  auto compute = [&](Value slot, SmallVector<Value> acc) {
     for (int64_t kk = 0; kk < opt.blockK; ++kk) {
       SmallVector<Value> aGroups = loadFragment(lhs, slot, kk, threadRow);
       SmallVector<Value> bGroups = loadFragment(rhs, slot, kk, threadCol);
@@ -410,10 +381,10 @@ scf::ForOp FfmaBuilder::build() {
               b, loc, aRow, bGroups[g], acc[i * groupsN + g]);
       }
     }
-    scf::YieldOp::create(b, loc, acc);
-  }
-  b.setInsertionPointAfter(loop);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    return acc;
+  };
+  scf::ForOp loop =
+      buildCpAsyncRing(b, loc, opt.stages, kTiles, init, issue, compute);
   // The epilogue's other operands (bias, residual views) may be defined
   // between the GEMM and the last consumer.
   if (!chain.ops.empty())
@@ -429,13 +400,5 @@ FailureOr<scf::ForOp> vibegemm::rewriteGemmAsFfma(RewriterBase &rewriter,
                                                   Operation *target,
                                                   const FfmaOptions &options,
                                                   std::string &why) {
-  auto gemm = dyn_cast<linalg::LinalgOp>(target);
-  if (!gemm) {
-    why = "the target is not a linalg op";
-    return failure();
-  }
-  FfmaBuilder builder(rewriter, gemm, options);
-  if (failed(builder.analyse(why)))
-    return failure();
-  return builder.build();
+  return rewriteWithBuilder<FfmaBuilder>(rewriter, target, options, why);
 }

@@ -7,6 +7,8 @@
 
 #include "vibegemm/TransformOps/GemmTile.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -403,6 +405,56 @@ FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
                                  : " needs f16 or bf16 operands and an f32 "
                                    "accumulator"));
   return g;
+}
+
+scf::ForOp vibegemm::buildCpAsyncRing(RewriterBase &b, Location loc,
+                                      int64_t stages, Value kTiles,
+                                      ValueRange init, IssueKTile issue,
+                                      ComputeKTile compute) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  // Prologue: the first stages - 1 K-tiles in flight.
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    if (std::function<void()> after = issue(index(s), index(s)))
+      after();
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  auto loop = scf::ForOp::create(b, loc, index(0), kTiles, index(1), init);
+  {
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value next = arith::AddIOp::create(b, loc, kt, index(stages - 1));
+    Value nextSlot = arith::RemUIOp::create(b, loc, next, index(stages));
+    std::function<void()> after = issue(next, nextSlot);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    Value slot = arith::RemUIOp::create(b, loc, kt, index(stages));
+    SmallVector<Value> acc =
+        compute(slot, SmallVector<Value>(loop.getRegionIterArgs()));
+    if (after)
+      after();
+    scf::YieldOp::create(b, loc, acc);
+  }
+  b.setInsertionPointAfter(loop);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  return loop;
+}
+
+LogicalResult vibegemm::checkUnitBatchTiles(linalg::LinalgOp gemm,
+                                            ArrayRef<unsigned> batchDims,
+                                            std::string &why) {
+  SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
+  for (unsigned batch : batchDims)
+    for (auto [operand, map] : llvm::zip(gemm->getOperands(), maps))
+      if (std::optional<unsigned> pos = resultPosition(map, batch))
+        if (cast<MemRefType>(operand.getType()).getDimSize(*pos) != 1) {
+          why = "batch dimensions must be tiled to 1 first";
+          return failure();
+        }
+  return success();
 }
 
 LogicalResult vibegemm::checkLaunchUntouched(gpu::LaunchOp launch,

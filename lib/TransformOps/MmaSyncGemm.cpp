@@ -90,12 +90,14 @@ private:
   /// block tile.
   std::pair<Value, Value> accumulatorPosition(int64_t mi, int64_t ni,
                                               int64_t e);
-  Value inBounds(Value row, Value col);
+  Value inBounds(Value row, Value col) {
+    return withinEdges(row, lhs.outerSize, lhs.outerTile, col, rhs.outerSize,
+                       rhs.outerTile);
+  }
   /// Whether the block tile can be partial, so stores need masks.
   bool maskedStores() const {
-    std::optional<int64_t> m = getConstantIntValue(lhs.outerSize);
-    std::optional<int64_t> n = getConstantIntValue(rhs.outerSize);
-    return !m || *m != lhs.outerTile || !n || *n != rhs.outerTile;
+    return partialTile(lhs.outerSize, lhs.outerTile) ||
+           partialTile(rhs.outerSize, rhs.outerTile);
   }
   /// Bytes of an operand's shared-memory ring.
   int64_t ringBytes(const StagedOperand &op) const {
@@ -137,12 +139,9 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
   ptxType = elementType.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
 
+  if (failed(checkUnitBatchTiles(gemm, batchDims, why)))
+    return failure();
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
-  for (unsigned batch : batchDims)
-    for (auto [operand, map] : llvm::zip(gemm->getOperands(), maps))
-      if (std::optional<unsigned> pos = resultPosition(map, batch))
-        if (cast<MemRefType>(operand.getType()).getDimSize(*pos) != 1)
-          return fail("batch dimensions must be tiled to 1 first");
 
   auto describe = [&](StagedOperand &op, Value mem, AffineMap map,
                       unsigned outer, int64_t tileRows) -> LogicalResult {
@@ -361,17 +360,6 @@ std::pair<Value, Value> MmaSyncBuilder::accumulatorPosition(int64_t mi,
   return {row, col};
 }
 
-Value MmaSyncBuilder::inBounds(Value row, Value col) {
-  Value cond;
-  std::optional<int64_t> m = getConstantIntValue(lhs.outerSize);
-  std::optional<int64_t> n = getConstantIntValue(rhs.outerSize);
-  if (!m || *m != lhs.outerTile)
-    cond = both(cond, lt(row, lhs.outerSize));
-  if (!n || *n != rhs.outerTile)
-    cond = both(cond, lt(col, rhs.outerSize));
-  return cond;
-}
-
 void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
   unsigned nPos = *resultPosition(accMap, nDim);
@@ -497,36 +485,21 @@ scf::ForOp MmaSyncBuilder::build() {
         init.push_back(v);
       }
 
-  // Prologue: the first stages - 1 K-tiles in flight.
-  for (int64_t s = 0; s + 1 < opt.stages; ++s) {
-    issueCopies(lhs, c(s), c(s));
-    issueCopies(rhs, c(s), c(s));
-    storeUnaligned(lhs, c(s), c(s), loadUnaligned(lhs, c(s)));
-    storeUnaligned(rhs, c(s), c(s), loadUnaligned(rhs, c(s)));
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
-
-  auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1), init);
-  {
-    OpBuilder::InsertionGuard inLoop(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kt = loop.getInductionVar();
-    // K-tile kt has landed for this thread; the barrier makes it landed for
-    // all, and frees the slot computed last iteration for the next copy.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, opt.stages - 2);
-    gpu::BarrierOp::create(b, loc);
-    Value next = add(kt, c(opt.stages - 1));
-    Value nextSlot = rem(next, opt.stages);
-    issueCopies(lhs, next, nextSlot);
-    issueCopies(rhs, next, nextSlot);
+  auto issue = [&](Value kTile, Value slot) -> std::function<void()> {
+    issueCopies(lhs, kTile, slot);
+    issueCopies(rhs, kTile, slot);
     // Register loads of misaligned operands are in flight during the MMAs
     // and land in their slot afterwards; the next barrier publishes them.
-    SmallVector<Value> lhsChunks = loadUnaligned(lhs, next);
-    SmallVector<Value> rhsChunks = loadUnaligned(rhs, next);
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-
-    Value slot = rem(kt, opt.stages);
-    SmallVector<Value> acc(loop.getRegionIterArgs());
+    SmallVector<Value> lhsChunks = loadUnaligned(lhs, kTile);
+    SmallVector<Value> rhsChunks = loadUnaligned(rhs, kTile);
+    if (lhsChunks.empty() && rhsChunks.empty())
+      return nullptr;
+    return [this, kTile, slot, lhsChunks, rhsChunks] {
+      storeUnaligned(lhs, kTile, slot, lhsChunks);
+      storeUnaligned(rhs, kTile, slot, rhsChunks);
+    };
+  };
+  auto compute = [&](Value slot, SmallVector<Value> acc) {
     for (int64_t kStep = 0; kStep < opt.blockK / 16; ++kStep) {
       SmallVector<Value> aRegs = loadFragments(lhs, slot, kStep, true);
       SmallVector<Value> bRegs = loadFragments(rhs, slot, kStep, false);
@@ -543,12 +516,10 @@ scf::ForOp MmaSyncBuilder::build() {
             acc[base + e] = updated[e];
         }
     }
-    storeUnaligned(lhs, next, nextSlot, lhsChunks);
-    storeUnaligned(rhs, next, nextSlot, rhsChunks);
-    scf::YieldOp::create(b, loc, acc);
-  }
-  b.setInsertionPointAfter(loop);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    return acc;
+  };
+  scf::ForOp loop =
+      buildCpAsyncRing(b, loc, opt.stages, kTiles, init, issue, compute);
   // The epilogue's other operands (bias, residual views) may be defined
   // between the GEMM and the last consumer.
   if (!chain.ops.empty())
@@ -562,16 +533,9 @@ scf::ForOp MmaSyncBuilder::build() {
 
 } // namespace
 
-FailureOr<scf::ForOp> vibegemm::rewriteGemmAsMmaSync(
-    RewriterBase &rewriter, Operation *target, const MmaSyncOptions &options,
-    std::string &why) {
-  auto gemm = dyn_cast<linalg::LinalgOp>(target);
-  if (!gemm) {
-    why = "the target is not a linalg op";
-    return failure();
-  }
-  MmaSyncBuilder builder(rewriter, gemm, options);
-  if (failed(builder.analyse(why)))
-    return failure();
-  return builder.build();
+FailureOr<scf::ForOp> vibegemm::rewriteGemmAsMmaSync(RewriterBase &rewriter,
+                                                  Operation *target,
+                                                  const MmaSyncOptions &options,
+                                                  std::string &why) {
+  return rewriteWithBuilder<MmaSyncBuilder>(rewriter, target, options, why);
 }

@@ -721,16 +721,8 @@ scf::ForOp WgmmaBuilder::build() {
 } // namespace
 
 FailureOr<scf::ForOp> vibegemm::rewriteGemmAsWgmma(RewriterBase &rewriter,
-                                                   Operation *target,
-                                                   const WgmmaOptions &options,
-                                                   std::string &why) {
-  auto gemm = dyn_cast<linalg::LinalgOp>(target);
-  if (!gemm) {
-    why = "the target is not a linalg op";
-    return failure();
-  }
-  WgmmaBuilder builder(rewriter, gemm, options);
-  if (failed(builder.analyse(why)))
-    return failure();
-  return builder.build();
+                                                  Operation *target,
+                                                  const WgmmaOptions &options,
+                                                  std::string &why) {
+  return rewriteWithBuilder<WgmmaBuilder>(rewriter, target, options, why);
 }

@@ -13,7 +13,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <functional>
 
 #include <optional>
 #include <string>
@@ -45,6 +49,12 @@ struct BlockGemm {
 /// accepts f32 operands (paths without tensor cores).
 FailureOr<BlockGemm> analyseBlockGemm(linalg::LinalgOp gemm, StringRef path,
                                       std::string &why, bool allowF32 = false);
+
+/// Every batch dimension of `gemm` (its operands' extents along them) must
+/// be 1: the block tile is one GEMM.
+LogicalResult checkUnitBatchTiles(linalg::LinalgOp gemm,
+                                  ArrayRef<unsigned> batchDims,
+                                  std::string &why);
 
 /// The launch must not run threads or use dynamic shared memory yet: the
 /// rewrite sets both.
@@ -86,6 +96,22 @@ protected:
         indices.push_back(c(cast<AffineConstantExpr>(expr).getValue()));
     }
     return indices;
+  }
+  /// Whether a tile `tile` long can run past `size` (not statically equal).
+  static bool partialTile(Value size, int64_t tile) {
+    std::optional<int64_t> v = getConstantIntValue(size);
+    return !v || *v != tile;
+  }
+  /// `row < rows && col < cols` for a rowTile x colTile tile, leaving out
+  /// the tests that hold statically; null when both do.
+  Value withinEdges(Value row, Value rows, int64_t rowTile, Value col,
+                    Value cols, int64_t colTile) {
+    Value cond;
+    if (partialTile(rows, rowTile))
+      cond = both(cond, lt(row, rows));
+    if (partialTile(cols, colTile))
+      cond = both(cond, lt(col, cols));
+    return cond;
   }
   /// A dimension's size: a constant when static, so masks fold away.
   Value extent(Value buffer, int64_t dim) {
@@ -162,6 +188,44 @@ Value sharedTable(OpBuilder &b, Location loc, int64_t rows, int64_t cols);
 /// chain ran through, once their values are stored.
 void eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
                           const EpilogueChain &chain);
+
+/// Emits one K-tile's copies into ring slot `slot`; returns what must run
+/// after the tile being computed (stores of register-staged loads), or
+/// null.
+using IssueKTile = llvm::function_ref<std::function<void()>(Value kTile,
+                                                            Value slot)>;
+/// Computes on the K-tile in ring slot `slot`, updating the accumulators.
+using ComputeKTile = llvm::function_ref<SmallVector<Value>(
+    Value slot, SmallVector<Value> accumulators)>;
+
+/// The K loop of a `stages`-deep cp.async ring over `kTiles` K-tiles: the
+/// first stages - 1 tiles are issued before it; iteration kt waits for tile
+/// kt, syncs the block (tile kt landed for all, the slot computed last
+/// iteration free), issues tile kt + stages - 1 into that slot, computes on
+/// tile kt, then runs what the issue left to do. Ends with every copy
+/// landed. Returns the loop, whose results are the accumulators.
+scf::ForOp buildCpAsyncRing(RewriterBase &b, Location loc, int64_t stages,
+                            Value kTiles, ValueRange init, IssueKTile issue,
+                            ComputeKTile compute);
+
+/// Runs a kernel builder (constructed from the rewriter, the GEMM and the
+/// options; `analyse(why)`, then `build()`) on `target`: the shared entry
+/// of the GEMM rewrites.
+template <typename Builder, typename Options>
+FailureOr<scf::ForOp> rewriteWithBuilder(RewriterBase &rewriter,
+                                         Operation *target,
+                                         const Options &options,
+                                         std::string &why) {
+  auto gemm = dyn_cast<linalg::LinalgOp>(target);
+  if (!gemm) {
+    why = "the target is not a linalg op";
+    return failure();
+  }
+  Builder builder(rewriter, gemm, options);
+  if (failed(builder.analyse(why)))
+    return failure();
+  return builder.build();
+}
 
 } // namespace mlir::vibegemm
 
