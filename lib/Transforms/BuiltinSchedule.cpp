@@ -24,12 +24,14 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-/// Reference schedules decompose a softmax into generics in its own element
-/// type, so an f16/bf16 row sum would saturate (adding 1 to 256 is lost in
-/// bf16). The reference computes it as PyTorch and vibegemm's kernels do:
-/// widened to f32, the result rounded once. The extension and the rounding
-/// become two more elementwise ops, each its own reference kernel.
-void widenHalfSoftmax(func::FuncOp dispatch) {
+/// Reference and CPU-check schedules decompose a softmax into generics in
+/// its own element type, so an f16/bf16 row sum would saturate (adding 1 to
+/// 256 is lost in bf16). They compute it as PyTorch and vibegemm's kernels
+/// do: widened to f32, the result rounded once. The extension and the
+/// rounding become two more elementwise ops. Returns whether it widened
+/// any.
+bool widenHalfSoftmax(func::FuncOp dispatch) {
+  bool widened = false;
   SmallVector<linalg::SoftmaxOp> softmaxes;
   dispatch.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
   int64_t nextEpilogue = 0;
@@ -79,7 +81,9 @@ void widenHalfSoftmax(func::FuncOp dispatch) {
                            /*widen=*/false);
     softmax.getResult()[0].replaceAllUsesWith(narrow);
     softmax.erase();
+    widened = true;
   }
+  return widened;
 }
 
 class BuiltinSchedulePass : public WithVibeGemmTransformOps<
@@ -103,11 +107,15 @@ public:
     for (func::FuncOp dispatch : dispatches) {
       if (dispatch->hasAttr(kScheduleAttr))
         continue;
-      if (reference)
-        widenHalfSoftmax(dispatch);
+      // The CPU check decomposes the softmax too, so it widens it as well.
+      bool widened = (reference || cpuCheck) && widenHalfSoftmax(dispatch);
       FailureOr<GemmProblem> problem = getGemmProblem(dispatch);
       if (failed(problem))
         return signalPassFailure();
+      // The rounding after the widened softmax is an epilogue the GEMM's
+      // tiles cannot fuse (the softmax lies between): one kernel per op.
+      if (widened)
+        problem->fuseEpilogues = false;
       vibegemm::SimtTiling tiling =
           reference ? vibegemm::referenceTiling()
                     : vibegemm::chooseSimtTiling(*problem, *info);
