@@ -69,3 +69,34 @@ func.func @ragged(%a: tensor<67x33xf32>, %b: tensor<33x9xf32>) -> tensor<67x9xf3
   %c = linalg.matmul ins(%a, %b : tensor<67x33xf32>, tensor<33x9xf32>) outs(%f : tensor<67x9xf32>) -> tensor<67x9xf32>
   return %c : tensor<67x9xf32>
 }
+
+// -----
+
+// Decode-like f32 (M = 16): 16x128 tiles, 4x8 outputs per thread (64
+// threads), so 11008 columns still give 86 blocks.
+// CHECK-LABEL: transform.named_sequence @decode_d0
+//       CHECK:     transform.tune.knob<"block_m"> = 16
+//       CHECK:     transform.tune.knob<"block_n"> = 128
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} {thread_tile = array<i64: 4, 8>}
+func.func @decode(%a: tensor<16x4096xf32>, %b: tensor<4096x11008xf32>) -> tensor<16x11008xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x11008xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x11008xf32>) -> tensor<16x11008xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<16x4096xf32>, tensor<4096x11008xf32>) outs(%f : tensor<16x11008xf32>) -> tensor<16x11008xf32>
+  return %c : tensor<16x11008xf32>
+}
+
+// -----
+
+// Batched f32: one batch per block along z, 128x128 tiles with 8x8 per
+// thread.
+// CHECK-LABEL: transform.named_sequence @batched_d0
+//       CHECK:     transform.structured.tile_using_forall %{{.*}} tile_sizes [1, %{{.*}}, %{{.*}}](mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>])
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} :
+func.func @batched(%a: tensor<64x256x128xf32>, %b: tensor<64x128x256xf32>) -> tensor<64x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256x256xf32>) -> tensor<64x256x256xf32>
+  %c = linalg.batch_matmul ins(%a, %b : tensor<64x256x128xf32>, tensor<64x128x256xf32>) outs(%f : tensor<64x256x256xf32>) -> tensor<64x256x256xf32>
+  return %c : tensor<64x256x256xf32>
+}
