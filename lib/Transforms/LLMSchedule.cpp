@@ -125,6 +125,17 @@ std::optional<json::Object> describeGemm(func::FuncOp dispatch,
                       {"transpose_b", p.transposeB}};
 }
 
+/// The most dynamic shared memory any launch of `plan` asks for (ptxas
+/// reports only the static part).
+int64_t dynamicSharedBytes(const json::Object &plan) {
+  int64_t most = 0;
+  if (const json::Array *launches = plan.getArray("launches"))
+    for (const json::Value &l : *launches)
+      if (const json::Object *launch = l.getAsObject())
+        most = std::max(most, launch->getInteger("shared_bytes").value_or(0));
+  return most;
+}
+
 /// A static estimate for unmeasured candidates: the roofline, divided by
 /// how well each launch fills the GPU (waves of resident blocks, limited by
 /// registers, threads and shared memory, and warps per SM), and doubled
@@ -708,6 +719,7 @@ private:
     } else {
       candidate["ptxas"] = "not found; resources unknown";
     }
+    candidate["dynamic_shared_bytes"] = dynamicSharedBytes(*plan);
     candidate["estimated_ms"] =
         staticEstimateMs(roofline, *plan, kernels, *info);
     if (measurement.enabled) {

@@ -29,6 +29,8 @@
 // REPORT-NEXT:       8
 // REPORT:     "why_not_staged": null
 // REPORT:   "candidates": [
+// The FFMA ring: 3 stages x 16 x (128 + 4) f32 per operand.
+// REPORT:     "dynamic_shared_bytes": 50688,
 // REPORT:     "source": "builtin",
 // REPORT:     "status": "ok",
 // REPORT:     "timing": "estimated"
