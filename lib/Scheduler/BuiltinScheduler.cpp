@@ -339,6 +339,21 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
     pick = {16, 128, 4, 8};
   else if (p.m <= 32)
     pick = {32, 128, 4, 8};
+  // The kernel runs a power-of-two count of threads across each side of
+  // the tile it gets (the block tile, or the whole problem where smaller);
+  // small problems take 4x4 per thread to reach a warp, or the SIMT path.
+  auto threadsAlong = [](int64_t extent, int64_t tile, int64_t perThread) {
+    return static_cast<int64_t>(llvm::PowerOf2Ceil(
+        llvm::divideCeil(std::min(extent, tile), perThread)));
+  };
+  auto threads = [&] {
+    return threadsAlong(p.m, pick.bm, pick.tm) *
+           threadsAlong(p.n, pick.bn, pick.tn);
+  };
+  if (threads() < 32)
+    pick.tm = pick.tn = 4;
+  if (threads() < 32)
+    return std::nullopt;
   TensorCoreTiling t;
   t.ffma = true;
   t.blockM = pick.bm;

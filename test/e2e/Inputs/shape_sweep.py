@@ -2,7 +2,8 @@
 (built-in scheduler, no measurement) and prints one line per problem:
 `ok NAME KIND` or `FAIL NAME: first error line`. Shapes that once broke
 the compiler are kept here: 1x1 outputs, batched and ragged softmax,
-matrix-vector products in both orientations, misaligned rows on sm_90a.
+matrix-vector products in both orientations, misaligned rows on sm_90a,
+f32 tiles too small for a warp of FFMA threads.
 
 Usage: shape_sweep.py VIBEGEMM_OPT SRC_ROOT WORKDIR
 """
@@ -28,6 +29,8 @@ CASES = [
     ("bf16", 1, 2000, 1999, 1001, True, True, "none", "sm_90a"),
     ("bf16", 5, 33, 47, 61, False, False, "none", "sm_90a"),
     ("f32", 4, 100, 200, 300, False, False, "none", "sm_90"),
+    # 32x16 tiles at 4x8 per thread would be 16 threads: FFMA takes 4x4.
+    ("f32", 3, 31, 16, 17, False, False, "none", "sm_90"),
 ]
 
 
