@@ -196,26 +196,41 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   return t;
 }
 
+/// Output tiles of `t` over the whole problem.
+int64_t blockCount(const GemmProblem &p, const TensorCoreTiling &t) {
+  return p.batch * llvm::divideCeil(p.m, t.blockM) *
+         llvm::divideCeil(p.n, t.blockN);
+}
+
+/// Whether split-K can serve `p` with `t`'s tiles: too few of them to half
+/// fill the chip, no batch or softmax, and M and N multiples of the
+/// combining kernel's 64x64 tiles (a ragged one would give its threads'
+/// private tiles a dynamic size).
+bool wantsSplitK(const GemmProblem &p, const TensorCoreTiling &t,
+                 const TargetInfo &target) {
+  return p.batch == 1 && !p.hasSoftmax && 2 * blockCount(p, t) < target.smCount &&
+         p.m % 64 == 0 && p.n % 64 == 0;
+}
+
+/// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits
+/// into whole K-tiles and each split keeps at least 1024 of K.
+void growSplitK(const GemmProblem &p, TensorCoreTiling &t, int64_t maxBlocks) {
+  int64_t blocks = blockCount(p, t);
+  while (blocks * t.splitK * 2 <= maxBlocks &&
+         p.k % (t.splitK * 2 * t.blockK) == 0 && p.k / (t.splitK * 2) >= 1024)
+    t.splitK *= 2;
+}
+
 /// Split-K for the block-tiled paths (mma.sync, FFMA): with too few blocks
-/// for the chip and a long K, split K until about two blocks per SM,
-/// keeping at least 1024 of K per split. A grid of one block folds the
-/// block loop away before the rewrite can find it; such tiny problems keep
-/// the SIMT schedule.
+/// for the chip and a long K, split K until about two blocks per SM. A grid
+/// of one block folds the block loop away before the rewrite can find it;
+/// such tiny problems keep the SIMT schedule.
 std::optional<TensorCoreTiling> finishBlockTiling(const GemmProblem &p,
                                                   const TargetInfo &target,
                                                   TensorCoreTiling t) {
-  int64_t sms = target.smCount;
-  int64_t blocks = p.batch * llvm::divideCeil(p.m, t.blockM) *
-                   llvm::divideCeil(p.n, t.blockN);
-  // The combining kernel's 64x64 tiles must divide M and N: a ragged one
-  // would give its threads' private tiles a dynamic size.
-  if (p.batch == 1 && !p.hasSoftmax && 2 * blocks < sms && p.m % 64 == 0 &&
-      p.n % 64 == 0)
-    while (blocks * t.splitK * 2 <= 2 * sms &&
-           p.k % (t.splitK * 2 * t.blockK) == 0 &&
-           p.k / (t.splitK * 2) >= 1024)
-      t.splitK *= 2;
-  if (blocks * t.splitK == 1)
+  if (wantsSplitK(p, t, target))
+    growSplitK(p, t, 2 * target.smCount);
+  if (blockCount(p, t) * t.splitK == 1)
     return std::nullopt;
   return t;
 }
@@ -235,16 +250,10 @@ std::optional<TensorCoreTiling> chooseHugeKTiling(const GemmProblem &p,
   t.warpsN = 4;
   t.blockK = 64;
   t.stages = 3;
-  int64_t blocks =
-      llvm::divideCeil(p.m, t.blockM) * llvm::divideCeil(p.n, t.blockN);
-  // The combining kernel's 64x64 tiles must divide M and N.
-  if (p.batch != 1 || p.hasSoftmax || p.n < t.blockN || p.m % 64 ||
-      p.n % 64 || 2 * blocks >= target.smCount)
+  if (p.n < t.blockN || !wantsSplitK(p, t, target))
     return std::nullopt;
-  while (blocks * t.splitK * 2 <= target.smCount &&
-         p.k % (t.splitK * 2 * t.blockK) == 0 && p.k / (t.splitK * 2) >= 1024)
-    t.splitK *= 2;
-  if (4 * blocks * t.splitK < 3 * target.smCount)
+  growSplitK(p, t, target.smCount);
+  if (4 * blockCount(p, t) * t.splitK < 3 * target.smCount)
     return std::nullopt;
   return t;
 }
@@ -307,8 +316,8 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
                             (pick.bn * t.blockK / 8) % threads))
     t.blockK *= 2;
-  if (std::optional<TensorCoreTiling> wide = chooseHugeKTiling(p, target))
-    if (aligned)
+  if (aligned)
+    if (std::optional<TensorCoreTiling> wide = chooseHugeKTiling(p, target))
       return wide;
   return finishBlockTiling(p, target, t);
 }
@@ -325,7 +334,7 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
   struct Shape {
     int64_t bm, bn, tm, tn;
   };
-  // 256 threads each, but the last.
+  // 256 threads each.
   const Shape shapes[] = {
       {128, 128, 8, 8}, {64, 128, 4, 8}, {64, 64, 4, 4}};
   Shape pick = shapes[2];
