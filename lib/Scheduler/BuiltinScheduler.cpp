@@ -208,8 +208,9 @@ int64_t blockCount(const GemmProblem &p, const TensorCoreTiling &t) {
 /// private tiles a dynamic size).
 bool wantsSplitK(const GemmProblem &p, const TensorCoreTiling &t,
                  const TargetInfo &target) {
-  return p.batch == 1 && !p.hasSoftmax && 2 * blockCount(p, t) < target.smCount &&
-         p.m % 64 == 0 && p.n % 64 == 0;
+  return p.batch == 1 && !p.hasSoftmax &&
+         2 * blockCount(p, t) < target.smCount && p.m % 64 == 0 &&
+         p.n % 64 == 0;
 }
 
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits

@@ -91,6 +91,7 @@ private:
   FfmaOptions opt;
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
+  OutputMap output; // where output element (row, col) lives
   FfmaOperand lhs, rhs;
   Value kSize;
   EpilogueChain chain;
@@ -167,6 +168,7 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
                     .str());
   if (!resultPosition(maps[2], mDim) || !resultPosition(maps[2], nDim))
     return fail("the accumulator's indexing map must hold M and N");
+  output = {maps[2], numLoops, mDim, nDim};
   if (failed(checkLaunchUntouched(launch, why)))
     return failure();
   FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
@@ -234,8 +236,7 @@ SmallVector<Value> FfmaBuilder::loadFragment(FfmaOperand &op, Value slot,
 }
 
 void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
-  AffineMap accMap = gemm.getIndexingMapsArray()[2];
-  unsigned nPos = *resultPosition(accMap, nDim);
+  unsigned nPos = *resultPosition(output.map, nDim);
   int64_t groupsN = rhs.groups();
   for (int64_t i = 0; i < opt.threadM; ++i)
     for (int64_t g = 0; g < groupsN; ++g) {
@@ -245,20 +246,17 @@ void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
       SmallVector<Value> elements;
       for (int64_t e = 0; e < kVec; ++e)
         elements.push_back(vector::ExtractOp::create(b, loc, quad, e));
-      auto indicesAt = [&](Value r, Value cl) {
-        SmallVector<Value> dims(numLoops);
-        dims[mDim] = r;
-        dims[nDim] = cl;
-        return indicesFor(accMap, dims);
-      };
       if (!maskedStores()) {
         // Four adjacent columns of one row: one 16-byte store per buffer
         // where its rows allow it.
+        SmallVector<SmallVector<Value>> indices;
         SmallVector<SmallVector<std::pair<Value, Value>>> values;
-        for (int64_t e = 0; e < kVec; ++e)
-          values.push_back(evaluateEpilogue(
-              b, loc, chain, indicesAt(row, add(col, c(e))), elements[e]));
-        SmallVector<Value> first = indicesAt(row, col);
+        for (int64_t e = 0; e < kVec; ++e) {
+          indices.push_back(outputIndices(output, row, add(col, c(e))));
+          values.push_back(
+              evaluateEpilogue(b, loc, chain, indices.back(), elements[e]));
+        }
+        SmallVector<Value> first = outputIndices(output, row, col);
         for (size_t v = 0; v < values[0].size(); ++v) {
           Value buffer = values[0][v].first;
           if (isBlockLocalAllocation(buffer))
@@ -277,22 +275,15 @@ void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
           }
           for (int64_t e = 0; e < kVec; ++e)
             memref::StoreOp::create(b, loc, values[e][v].second, buffer,
-                                    indicesAt(row, add(col, c(e))));
+                                    indices[e]);
         }
         continue;
       }
       // At a ragged edge each element is masked on its own.
       for (int64_t e = 0; e < kVec; ++e) {
         Value cl = add(col, c(e));
-        OpBuilder::InsertionGuard guard(b);
-        auto ifOp =
-            scf::IfOp::create(b, loc, inBounds(row, cl), /*withElse=*/false);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        SmallVector<Value> indices = indicesAt(row, cl);
-        for (auto [buffer, value] :
-             evaluateEpilogue(b, loc, chain, indices, elements[e]))
-          if (!isBlockLocalAllocation(buffer))
-            memref::StoreOp::create(b, loc, value, buffer, indices);
+        storeChainMasked(chain, output, row, cl, inBounds(row, cl),
+                         elements[e]);
       }
     }
 }
@@ -303,7 +294,8 @@ scf::ForOp FfmaBuilder::build() {
   Type f32 = b.getF32Type();
   auto vecType = VectorType::get({kVec}, f32);
 
-  auto smemSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto smemSpace =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t lhsBytes = ringBytes(lhs);
   shapeLaunch(b, launch, threads(), lhsBytes + ringBytes(rhs));
 
@@ -336,9 +328,7 @@ scf::ForOp FfmaBuilder::build() {
   // Initial accumulators: the fill's value, or the buffer's contents.
   int64_t groupsN = rhs.groups();
   SmallVector<Value> init;
-  AffineMap accMap = gemm.getIndexingMapsArray()[2];
   Value fillValue = chain.init ? chain.init.getInputs()[0] : Value();
-  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   for (int64_t i = 0; i < opt.threadM; ++i)
     for (int64_t g = 0; g < groupsN; ++g) {
       if (fillValue) {
@@ -349,16 +339,8 @@ scf::ForOp FfmaBuilder::build() {
       SmallVector<Value> lanes;
       for (int64_t e = 0; e < kVec; ++e) {
         Value col = outerPosition(rhs, threadCol, g * kVec + e);
-        Value cond = inBounds(row, col);
-        SmallVector<Value> dims(numLoops);
-        dims[mDim] = cond ? arith::SelectOp::create(b, loc, cond, row, c(0))
-                          : row;
-        dims[nDim] = cond ? arith::SelectOp::create(b, loc, cond, col, c(0))
-                          : col;
-        Value v = memref::LoadOp::create(b, loc, chain.accumulator,
-                                         indicesFor(accMap, dims));
-        lanes.push_back(cond ? arith::SelectOp::create(b, loc, cond, v, zeroF)
-                             : v);
+        lanes.push_back(loadOutputMasked(chain.accumulator, output, row, col,
+                                         inBounds(row, col)));
       }
       init.push_back(vector::FromElementsOp::create(b, loc, vecType, lanes));
     }

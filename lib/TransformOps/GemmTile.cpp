@@ -443,6 +443,35 @@ scf::ForOp vibegemm::buildCpAsyncRing(RewriterBase &b, Location loc,
   return loop;
 }
 
+Value IndexBuilder::loadOutputMasked(Value buffer, const OutputMap &out,
+                                     Value row, Value col, Value inside) {
+  if (!inside)
+    return memref::LoadOp::create(b, loc, buffer,
+                                  outputIndices(out, row, col));
+  Value zero = c(0);
+  Value v = memref::LoadOp::create(
+      b, loc, buffer,
+      outputIndices(out, arith::SelectOp::create(b, loc, inside, row, zero),
+                    arith::SelectOp::create(b, loc, inside, col, zero)));
+  return arith::SelectOp::create(
+      b, loc, inside, v,
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0)));
+}
+
+void IndexBuilder::storeChainMasked(const EpilogueChain &chain,
+                                    const OutputMap &out, Value row,
+                                    Value col, Value inside, Value value) {
+  OpBuilder::InsertionGuard guard(b);
+  if (inside) {
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  SmallVector<Value> indices = outputIndices(out, row, col);
+  for (auto [buffer, result] : evaluateEpilogue(b, loc, chain, indices, value))
+    if (!isBlockLocalAllocation(buffer))
+      memref::StoreOp::create(b, loc, result, buffer, indices);
+}
+
 LogicalResult vibegemm::checkUnitBatchTiles(linalg::LinalgOp gemm,
                                             ArrayRef<unsigned> batchDims,
                                             std::string &why) {

@@ -110,6 +110,7 @@ private:
   int64_t threads;
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
+  OutputMap output; // where output element (row, col) lives
   SmallVector<unsigned> batchDims;
   StagedOperand lhs, rhs;
   Value kSize;
@@ -201,6 +202,7 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                               opt.stages, sharedBytes, kMaxSharedBytes)
                     .str());
 
+  output = {maps[2], numLoops, mDim, nDim};
   std::optional<unsigned> accM = resultPosition(maps[2], mDim);
   std::optional<unsigned> accN = resultPosition(maps[2], nDim);
   if (!accM || !accN)
@@ -369,10 +371,7 @@ void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
     for (int64_t ni = 0; ni < fragsN; ++ni)
       for (int64_t half = 0; half < 2; ++half) {
         auto [row, col] = accumulatorPosition(mi, ni, 2 * half);
-        SmallVector<Value> dims(numLoops);
-        dims[mDim] = row;
-        dims[nDim] = col;
-        SmallVector<Value> tileIndices = indicesFor(accMap, dims);
+        SmallVector<Value> tileIndices = outputIndices(output, row, col);
         Value first = acc[(mi * fragsN + ni) * 4 + 2 * half];
         Value second = acc[(mi * fragsN + ni) * 4 + 2 * half + 1];
         if (!maskedStores()) {
@@ -401,18 +400,8 @@ void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
         // At a ragged edge each element is masked on its own.
         for (int64_t e = 0; e < 2; ++e) {
           auto [r, cl] = accumulatorPosition(mi, ni, 2 * half + e);
-          OpBuilder::InsertionGuard guard(b);
-          auto ifOp =
-              scf::IfOp::create(b, loc, inBounds(r, cl), /*withElse=*/false);
-          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-          SmallVector<Value> d(numLoops);
-          d[mDim] = r;
-          d[nDim] = cl;
-          SmallVector<Value> indices = indicesFor(accMap, d);
-          for (auto [buffer, value] :
-               evaluateChain(indices, e ? second : first))
-            if (!isBlockLocalAllocation(buffer))
-              memref::StoreOp::create(b, loc, value, buffer, indices);
+          storeChainMasked(chain, output, r, cl, inBounds(r, cl),
+                           e ? second : first);
         }
       }
 }
@@ -461,7 +450,6 @@ scf::ForOp MmaSyncBuilder::build() {
   // Initial accumulators: the fill's value, or the buffer's contents.
   SmallVector<Value> init;
   Value fillValue = chain.init ? chain.init.getInputs()[0] : Value();
-  AffineMap accMap = gemm.getIndexingMapsArray()[2];
   for (int64_t mi = 0; mi < fragsM; ++mi)
     for (int64_t ni = 0; ni < fragsN; ++ni)
       for (int64_t e = 0; e < 4; ++e) {
@@ -470,19 +458,8 @@ scf::ForOp MmaSyncBuilder::build() {
           continue;
         }
         auto [row, col] = accumulatorPosition(mi, ni, e);
-        Value cond = inBounds(row, col);
-        SmallVector<Value> dims(numLoops);
-        dims[mDim] = cond ? arith::SelectOp::create(b, loc, cond, row, c(0))
-                          : row;
-        dims[nDim] = cond ? arith::SelectOp::create(b, loc, cond, col, c(0))
-                          : col;
-        Value v = memref::LoadOp::create(b, loc, chain.accumulator,
-                                         indicesFor(accMap, dims));
-        if (cond)
-          v = arith::SelectOp::create(
-              b, loc, cond, v,
-              arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0)));
-        init.push_back(v);
+        init.push_back(loadOutputMasked(chain.accumulator, output, row, col,
+                                        inBounds(row, col)));
       }
 
   auto issue = [&](Value kTile, Value slot) -> std::function<void()> {

@@ -60,6 +60,13 @@ LogicalResult checkUnitBatchTiles(linalg::LinalgOp gemm,
 /// rewrite sets both.
 LogicalResult checkLaunchUntouched(gpu::LaunchOp launch, std::string &why);
 
+/// Where a block GEMM's output element (row, col) lives: the output's
+/// indexing map over the contraction's loops, and which loops are M and N.
+struct OutputMap {
+  AffineMap map;
+  unsigned numLoops = 0, mDim = 0, nDim = 0;
+};
+
 /// Index arithmetic for the kernel builders.
 class IndexBuilder {
 public:
@@ -120,6 +127,23 @@ protected:
       return c(type.getDimSize(dim));
     return memref::DimOp::create(b, loc, buffer, dim);
   }
+  /// Indices of output element (row, col).
+  SmallVector<Value> outputIndices(const OutputMap &out, Value row,
+                                   Value col) {
+    SmallVector<Value> dims(out.numLoops);
+    dims[out.mDim] = row;
+    dims[out.nDim] = col;
+    return indicesFor(out.map, dims);
+  }
+  /// The f32 `buffer`'s element (row, col), or 0 where `inside` is false
+  /// (null: always inside); the load itself stays in bounds.
+  Value loadOutputMasked(Value buffer, const OutputMap &out, Value row,
+                         Value col, Value inside);
+  /// Runs the epilogue chain on `value` at output element (row, col) and
+  /// stores it to every buffer outside the block, only where `inside`.
+  void storeChainMasked(const EpilogueChain &chain,
+                        const OutputMap &out, Value row, Value col,
+                        Value inside, Value value);
 
   RewriterBase &b;
   Location loc;
