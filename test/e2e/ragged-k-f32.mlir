@@ -2,8 +2,8 @@
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/ragged_k_d0.ptx -o %t.cubin %}
 
-// K = 1000 is no multiple of the 16-wide K tile: the staged schedule zero-pads
-// the last K tile in its shared-memory copies. One kernel, no split.
+// K = 1000 is no multiple of the 16-wide K tile: the FFMA kernel's copies
+// zero-fill the last K tile past K. One kernel, no split.
 // CHECK-LABEL: func.func @ragged_k_d0(
 //       CHECK:   gpu.launch_func @ragged_k_d0_kernels::@ragged_k_d0_kernel_0
 //   CHECK-NOT:   gpu.launch_func
