@@ -159,13 +159,8 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
                               lhs.outerTile, rhs.outerTile, opt.threadM,
                               opt.threadN, threads())
                     .str());
-  constexpr int64_t kMaxSharedBytes = 227 * 1024; // sm_80 and sm_90
-  int64_t sharedBytes = ringBytes(lhs) + ringBytes(rhs);
-  if (sharedBytes > kMaxSharedBytes)
-    return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
-                              "memory (at most {2})",
-                              opt.stages, sharedBytes, kMaxSharedBytes)
-                    .str());
+  if (failed(checkRingFits(opt.stages, ringBytes(lhs) + ringBytes(rhs), why)))
+    return failure();
   if (!resultPosition(maps[2], mDim) || !resultPosition(maps[2], nDim))
     return fail("the accumulator's indexing map must hold M and N");
   output = {maps[2], numLoops, mDim, nDim};
@@ -252,11 +247,11 @@ void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
         SmallVector<SmallVector<Value>> indices;
         SmallVector<SmallVector<std::pair<Value, Value>>> values;
         for (int64_t e = 0; e < kVec; ++e) {
-          indices.push_back(outputIndices(output, row, add(col, c(e))));
+          indices.push_back(
+              outputIndices(output, row, e ? add(col, c(e)) : col));
           values.push_back(
               evaluateEpilogue(b, loc, chain, indices.back(), elements[e]));
         }
-        SmallVector<Value> first = outputIndices(output, row, col);
         for (size_t v = 0; v < values[0].size(); ++v) {
           Value buffer = values[0][v].first;
           if (isBlockLocalAllocation(buffer))
@@ -269,7 +264,7 @@ void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
             Value vec = vector::FromElementsOp::create(
                 b, loc, VectorType::get({kVec}, type), lanes);
             vector::StoreOp::create(
-                b, loc, vec, buffer, first, /*nontemporal=*/false,
+                b, loc, vec, buffer, indices[0], /*nontemporal=*/false,
                 llvm::Align(kVec * type.getIntOrFloatBitWidth() / 8));
             continue;
           }

@@ -472,6 +472,17 @@ void IndexBuilder::storeChainMasked(const EpilogueChain &chain,
       memref::StoreOp::create(b, loc, result, buffer, indices);
 }
 
+LogicalResult vibegemm::checkRingFits(int64_t stages, int64_t bytes,
+                                      std::string &why) {
+  if (bytes <= kMaxDynamicSharedBytes)
+    return success();
+  why = llvm::formatv("the {0}-stage ring needs {1} bytes of shared memory "
+                      "(at most {2})",
+                      stages, bytes, kMaxDynamicSharedBytes)
+            .str();
+  return failure();
+}
+
 LogicalResult vibegemm::checkUnitBatchTiles(linalg::LinalgOp gemm,
                                             ArrayRef<unsigned> batchDims,
                                             std::string &why) {

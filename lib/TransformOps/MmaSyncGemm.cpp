@@ -194,13 +194,8 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                               warpM, warpN, fragsM * fragsN * 4)
                     .str());
 
-  constexpr int64_t kMaxSharedBytes = 227 * 1024; // sm_80 and sm_90
-  int64_t sharedBytes = ringBytes(lhs) + ringBytes(rhs);
-  if (sharedBytes > kMaxSharedBytes)
-    return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
-                              "memory (at most {2})",
-                              opt.stages, sharedBytes, kMaxSharedBytes)
-                    .str());
+  if (failed(checkRingFits(opt.stages, ringBytes(lhs) + ringBytes(rhs), why)))
+    return failure();
 
   output = {maps[2], numLoops, mDim, nDim};
   std::optional<unsigned> accM = resultPosition(maps[2], mDim);

@@ -43,7 +43,6 @@ constexpr int64_t kSwizzleRepeat = 1024;
 constexpr int64_t kStagePad = 4;
 /// Chunk of a staged row one thread finishes: 8 values, 16 bytes of bf16.
 constexpr int64_t kStoreChunk = 8;
-constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// Ticks before a try_wait suspends and retries (PTX's suggestion).
 constexpr int64_t kWaitTicks = 10000000;
 
@@ -292,10 +291,10 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               rowsPerConsumer * blockN / kWarpgroup));
   lhs.boxRows = lhsKMajor ? blockM : kBlockK;
   rhs.boxRows = rhsKMajor ? blockN : kBlockK;
-  if (sharedBytes() > kMaxSharedBytes)
+  if (sharedBytes() > kMaxDynamicSharedBytes)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
                               "memory (at most {2})",
-                              opt.stages, sharedBytes(), kMaxSharedBytes));
+                              opt.stages, sharedBytes(), kMaxDynamicSharedBytes));
 
   if (failed(checkLaunchUntouched(launch, why)))
     return failure();

@@ -50,6 +50,12 @@ struct BlockGemm {
 FailureOr<BlockGemm> analyseBlockGemm(linalg::LinalgOp gemm, StringRef path,
                                       std::string &why, bool allowF32 = false);
 
+/// Dynamic shared memory one block may use on sm_80 and sm_90.
+constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024;
+
+/// A `stages`-deep ring of `bytes` must fit a block's shared memory.
+LogicalResult checkRingFits(int64_t stages, int64_t bytes, std::string &why);
+
 /// Every batch dimension of `gemm` (its operands' extents along them) must
 /// be 1: the block tile is one GEMM.
 LogicalResult checkUnitBatchTiles(linalg::LinalgOp gemm,
