@@ -18,6 +18,10 @@ using namespace mlir::vibegemm;
 
 namespace {
 
+/// Output tile of the split-K combining kernel's blocks: one output per
+/// thread of its 16x16 threads.
+constexpr int64_t kCombineTile = 16;
+
 /// The per-thread tile `map_copy_to_threads` gives a rows x cols copy split
 /// over `threads` threads moving `vec` elements each, if it divides evenly.
 std::optional<std::pair<int64_t, int64_t>>
@@ -204,13 +208,13 @@ int64_t blockCount(const GemmProblem &p, const TensorCoreTiling &t) {
 
 /// Whether split-K can serve `p` with `t`'s tiles: too few of them to half
 /// fill the chip, no batch or softmax, and M and N multiples of the
-/// combining kernel's 64x64 tiles (a ragged one would give its threads'
+/// combining kernel's 16x16 tiles (a ragged one would give its threads'
 /// private tiles a dynamic size).
 bool wantsSplitK(const GemmProblem &p, const TensorCoreTiling &t,
                  const TargetInfo &target) {
   return p.batch == 1 && !p.hasSoftmax &&
-         2 * blockCount(p, t) < target.smCount && p.m % 64 == 0 &&
-         p.n % 64 == 0;
+         2 * blockCount(p, t) < target.smCount &&
+         p.m % kCombineTile == 0 && p.n % kCombineTile == 0;
 }
 
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits
@@ -916,7 +920,11 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   if (t.splitK > 1) {
     // Split-K: the partial GEMM is a batch-like op over [split, M, N]
     // (tensor cores), the combining sum and the epilogue chain a SIMT
-    // kernel of 16x16 threads over 64x64 tiles.
+    // kernel with one output per thread: 16x16 threads over 16x16 tiles.
+    // The sum is latency-bound, so it wants many blocks with coalesced
+    // loads, and LLVM unrolls a one-output loop 8 deep (8 partials in
+    // flight); 4x4 outputs per thread over 64x64 tiles ran 4 blocks for a
+    // 128x128 output.
     os << llvm::formatv(
         "  %split_init, %split_fill, %split_gemm, %split_combine = "
         "transform.structured.split_reduction %root {{split_factor = {0}, "
@@ -942,7 +950,9 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
       chainOps.push_back(p == "root" ? "split_combine" : p);
     if (!fused && ops.hasInit)
       chainOps.assign({"init"});
-    std::string sizes = chainAnchor == "split_combine" ? "0, 64, 64" : "64, 64";
+    std::string sizes = llvm::formatv(
+        chainAnchor == "split_combine" ? "0, {0}, {0}" : "{0}, {0}",
+        kCombineTile);
     std::string threadsSpec =
         chainAnchor == "split_combine" ? "0, 16, 16" : "16, 16";
     const char *twoResults =

@@ -74,11 +74,14 @@ func.func @c1_bf16(%a: tensor<16x4096xbf16>, %b: tensor<11008x4096xbf16>) -> ten
 
 // -----
 
-// Huge K, four output tiles: split-K 64 ways, then a combining kernel.
+// Huge K, four output tiles: split-K 64 ways, then a combining kernel with
+// the truncation fused, one output per thread (16x16 tiles, 16x16 threads).
 // CHECK-LABEL: transform.named_sequence @c2_bf16_d0(
 // CHECK: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+// CHECK: transform.structured.tile_using_forall %{{.*}} tile_sizes [16, 16](mapping = [#gpu.block<y>, #gpu.block<x>])
+// CHECK: transform.structured.tile_using_forall %{{.*}} num_threads [16, 16](mapping = [#gpu.thread<y>, #gpu.thread<x>])
 // CHECK: transform.vibegemm.gemm_to_mma_sync
-// CHECK: transform.gpu.map_nested_forall_to_threads
+// CHECK: transform.gpu.map_nested_forall_to_threads %{{.*}} block_dims = [16, 16, 1]
 #id = affine_map<(m, n) -> (m, n)>
 func.func @c2_bf16(%a: tensor<128x65536xbf16>, %b: tensor<65536x128xbf16>) -> tensor<128x128xbf16> {
   %zero = arith.constant 0.0 : f32
@@ -153,6 +156,8 @@ func.func @c4_bf16(%a: tensor<256x131072xbf16>, %b: tensor<131072x1xbf16>) -> te
 // CHECK: transform.tune.knob<"block_m"> = 128
 // CHECK: transform.tune.knob<"block_n"> = 256
 // CHECK: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+// The combining kernel sums over the split dimension, one output per thread.
+// CHECK: transform.structured.tile_using_forall %{{.*}} tile_sizes [0, 16, 16](mapping = [#gpu.block<y>, #gpu.block<x>])
 // CHECK: transform.vibegemm.gemm_to_mma_sync %{{.*}} {block_k = 64 : i64, warps = array<i64: 2, 4>}
 func.func @c5_bf16(%a: tensor<256x524288xbf16>, %b: tensor<524288x256xbf16>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32

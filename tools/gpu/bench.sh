@@ -6,13 +6,15 @@
 # TIME_BUDGET seconds; run it again with RESUME=FILE (a previous results.json)
 # to finish on the same machine.
 # Usage: tools/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
-#        [DTYPES=f32,bf16] [JOBS=8 compiles at a time]
+#        [DTYPES=f32,bf16] [JOBS=8 compiles at a time] [ONLY=regex on names]
 set -uo pipefail
 dest=${1:?output directory}
 work=/tmp/bench
 mkdir -p "$dest"
 source tools/gpu/env.sh
-python3 python/bench/bench.py compile --out "$work" --jobs "${JOBS:-8}" \
+only=()
+[ -n "${ONLY:-}" ] && only=(--only "$ONLY")
+python3 python/bench/bench.py compile --out "$work" --jobs "${JOBS:-8}" "${only[@]}" \
   --dtypes "${DTYPES:-f32,bf16}" \
   --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
 resume=()
@@ -20,7 +22,7 @@ if [ -n "${RESUME:-}" ]; then
   cp "$RESUME" "$work/results.json"
   resume=(--resume)
 fi
-python3 python/bench/bench.py run --out "$work" --vibegemm-run build/bin/vibegemm-run \
+python3 python/bench/bench.py run --out "$work" --vibegemm-run build/bin/vibegemm-run "${only[@]}" \
   --dtypes "${DTYPES:-f32,bf16}" \
   --run-timeout 120 --time-budget "${TIME_BUDGET:-420}" "${resume[@]}" 2>&1 |
   tee "$dest/run.log"
