@@ -339,6 +339,18 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
   struct Shape {
     int64_t bm, bn, tm, tn;
   };
+  auto ffmaTiling = [](const Shape &s) {
+    TensorCoreTiling t;
+    t.ffma = true;
+    t.blockM = s.bm;
+    t.blockN = s.bn;
+    t.threadM = s.tm;
+    t.threadN = s.tn;
+    t.warpsM = t.warpsN = 0;
+    t.blockK = 16;
+    t.stages = 3;
+    return t;
+  };
   // 256 threads each.
   const Shape shapes[] = {
       {128, 128, 8, 8}, {64, 128, 4, 8}, {64, 64, 4, 4}};
@@ -349,6 +361,18 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
       pick = s;
       break;
     }
+  // Huge K over a small output: the 128x128 tile split until the grid
+  // fills the chip beats smaller tiles split less, whose 4x4 thread tiles
+  // load a value per FFMA or two (256x256x524288 on the H200:
+  // docs/benchmarks/h200-2026-12-04-splitk).
+  if (pick.bm < 128) {
+    TensorCoreTiling wide = ffmaTiling(shapes[0]);
+    if (wantsSplitK(p, wide, target)) {
+      growSplitK(p, wide, 2 * target.smCount);
+      if (blockCount(p, wide) * wide.splitK >= target.smCount)
+        return wide;
+    }
+  }
   if (p.m <= 16)
     pick = {16, 128, 4, 8};
   else if (p.m <= 32)
@@ -368,16 +392,7 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
     pick.tm = pick.tn = 4;
   if (threads() < 32)
     return std::nullopt;
-  TensorCoreTiling t;
-  t.ffma = true;
-  t.blockM = pick.bm;
-  t.blockN = pick.bn;
-  t.threadM = pick.tm;
-  t.threadN = pick.tn;
-  t.warpsM = t.warpsN = 0;
-  t.blockK = 16;
-  t.stages = 3;
-  return finishBlockTiling(p, target, t);
+  return finishBlockTiling(p, target, ffmaTiling(pick));
 }
 
 } // namespace

@@ -55,14 +55,14 @@
 //       CHECK:       } {k_loop}
 //  CHECK-NEXT:       nvvm.wgmma.wait.group.sync.aligned 0
 // Accumulator pairs into the padded staging tile.
-//       CHECK:       vector.store %{{.*}} {alignment = 8 : i64} : memref<128x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//       CHECK:       vector.store %{{.*}} {alignment = 8 : i64} : memref<128x136xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //       CHECK:     gpu.barrier
-// Epilogue: 8-column chunks of the staging tile, truncated and stored as
-// one 16-byte vector each.
+// Epilogue: 4-column chunks of the staging tile, truncated and stored as
+// one 8-byte vector each.
 //       CHECK:     scf.for
-//       CHECK:       vector.load %{{.*}} : memref<128x132xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+//       CHECK:       vector.load %{{.*}} : memref<128x136xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 //       CHECK:       arith.truncf
-//       CHECK:       vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<128x128xbf16, strided<[256, 1], offset: ?>>, vector<8xbf16>
+//       CHECK:       vector.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : memref<128x128xbf16, strided<[256, 1], offset: ?>>, vector<4xbf16>
 //   CHECK-NOT:     linalg.matmul
 //   CHECK-NOT:     linalg.generic
 //       CHECK:     gpu.terminator
@@ -123,11 +123,11 @@ module attributes {transform.with_named_sequence} {
 //       CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 //       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-//       CHECK:       vector.store {{.*}} : memref<128x260xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//       CHECK:       vector.store {{.*}} : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //       CHECK:     scf.for
 //       CHECK:       scf.if
 //       CHECK:         memref.load %{{.*}} : memref<128x200xf32
-//       CHECK:         vector.store {{.*}} vector<8xf32>
+//       CHECK:         vector.store {{.*}} vector<4xf32>
 //       CHECK:       } else {
 //       CHECK:         scf.if
 //       CHECK:           memref.store
@@ -246,7 +246,7 @@ module attributes {transform.with_named_sequence} {
 //       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x64x64xbf16, #gpu.address_space<workgroup>>
 //       CHECK:       nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %[[BZ:.*]]], %{{.*}} to %{{.*}} : {{.*}} -> memref<1x128x64xbf16, #gpu.address_space<workgroup>>
 //       CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
-//       CHECK:       vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>, vector<8xbf16>
+//       CHECK:       vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>, vector<4xbf16>
 #mA = affine_map<(b, m, n, k) -> (b, m, k)>
 #mB = affine_map<(b, m, n, k) -> (b, k, n)>
 #mC = affine_map<(b, m, n, k) -> (b, m, n)>

@@ -21,11 +21,13 @@ func.func @gemm(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x25
 
 // -----
 
-// A 256x256 f32 GEMM with K = 65536 has 16 blocks for 132 SMs: split-K by
-// 16 (about two blocks per SM), partial sums combined in a fixed order.
+// A 256x256 f32 GEMM with K = 65536 has four 128x128 tiles for 132 SMs:
+// split-K by 64 (about two blocks per SM, 1024 of K each), 8x8 per thread,
+// partial sums combined in a fixed order.
 // CHECK-LABEL: transform.named_sequence @long_k_d0
-//       CHECK:     transform.structured.split_reduction %{{.*}} {split_factor = 16 : i64}
-//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} {thread_tile = array<i64: 4, 4>}
+//       CHECK:     transform.tune.knob<"block_m"> = 128
+//       CHECK:     transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} : (!transform.any_op)
 func.func @long_k(%a: tensor<256x65536xf32>, %b: tensor<65536x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256x256xf32>
