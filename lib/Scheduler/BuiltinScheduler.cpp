@@ -363,10 +363,13 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
     }
   // Huge K over a small output: the 128x128 tile split until the grid
   // fills the chip beats smaller tiles split less, whose 4x4 thread tiles
-  // load a value per FFMA or two (256x256x524288 on the H200:
+  // load a value per FFMA or two, and block_k 32 in two stages beats 16 in
+  // three (256x256x524288 on the H200: 1.52 ms, against 1.64 and 2.18;
   // docs/benchmarks/h200-2026-12-04-splitk).
   if (pick.bm < 128) {
     TensorCoreTiling wide = ffmaTiling(shapes[0]);
+    wide.blockK = 32;
+    wide.stages = 2;
     if (wantsSplitK(p, wide, target)) {
       growSplitK(p, wide, 2 * target.smCount);
       if (blockCount(p, wide) * wide.splitK >= target.smCount)

@@ -23,6 +23,8 @@ namespace {
 
 /// Threads of each copy block; a block copies one row.
 constexpr int64_t kCopyThreads = 256;
+/// Elements each thread loads before it stores them.
+constexpr int64_t kCopyUnroll = 8;
 
 /// The subviews and casts between a GEMM operand and the buffer it views,
 /// innermost (the operand's definition) first.
@@ -119,23 +121,41 @@ void RowAligner::emitCopy(Value source, Value padded) {
   }
   Type elem = type.getElementType();
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
+  // Each step loads kCopyUnroll elements before it stores any, so that
+  // many loads are in flight (one at a time left the copy latency-bound).
   auto loop = scf::ForOp::create(b, loc, copy.getThreadIds().x,
-                                 c(paddedColumns), c(kCopyThreads));
+                                 c(paddedColumns),
+                                 c(kCopyThreads * kCopyUnroll));
   {
     OpBuilder::InsertionGuard inLoop(b);
     b.setInsertionPointToStart(loop.getBody());
-    indices.back() = loop.getInductionVar();
-    auto inside = scf::IfOp::create(b, loc, TypeRange{elem},
-                                    lt(indices.back(), c(columns)),
-                                    /*withElseRegion=*/true);
-    b.setInsertionPointToStart(&inside.getThenRegion().front());
-    scf::YieldOp::create(b, loc,
-                         ValueRange{memref::LoadOp::create(b, loc, source,
-                                                           indices)});
-    b.setInsertionPointToStart(&inside.getElseRegion().front());
-    scf::YieldOp::create(b, loc, ValueRange{zero});
-    b.setInsertionPointAfter(inside);
-    memref::StoreOp::create(b, loc, inside.getResult(0), padded, indices);
+    SmallVector<Value> columnsAt, values;
+    for (int64_t u = 0; u < kCopyUnroll; ++u) {
+      Value column = loop.getInductionVar();
+      if (u > 0)
+        column = add(column, c(u * kCopyThreads));
+      indices.back() = column;
+      auto inside = scf::IfOp::create(b, loc, TypeRange{elem},
+                                      lt(column, c(columns)),
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard branch(b);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+      scf::YieldOp::create(b, loc,
+                           ValueRange{memref::LoadOp::create(b, loc, source,
+                                                             indices)});
+      b.setInsertionPointToStart(&inside.getElseRegion().front());
+      scf::YieldOp::create(b, loc, ValueRange{zero});
+      columnsAt.push_back(column);
+      values.push_back(inside.getResult(0));
+    }
+    for (auto [column, value] : llvm::zip(columnsAt, values)) {
+      indices.back() = column;
+      auto inPadded = scf::IfOp::create(b, loc, lt(column, c(paddedColumns)),
+                                        /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard branch(b);
+      b.setInsertionPointToStart(&inPadded.getThenRegion().front());
+      memref::StoreOp::create(b, loc, value, padded, indices);
+    }
   }
   b.setInsertionPointToEnd(&copy.getBody().front());
   gpu::TerminatorOp::create(b, loc);

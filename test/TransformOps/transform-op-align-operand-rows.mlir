@@ -14,13 +14,19 @@
 //  CHECK-SAME:     %[[A:[a-zA-Z0-9_]+]]: memref<256x100xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<100x128xbf16>
 //       CHECK:   %[[PAD:.*]] = memref.alloc() {vibegemm.zero_padded} : memref<256x104xbf16>
 //       CHECK:   gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, {{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in
+// Eight loads per thread and step (256 columns apart), then their stores.
 //       CHECK:     scf.for %[[COL:.*]] = %[[T]] to %{{.*}} step %{{.*}} {
 //       CHECK:       %[[IN:.*]] = arith.cmpi ult, %[[COL]], %{{.*}} : index
 //       CHECK:       %[[V:.*]] = scf.if %[[IN]] -> (bf16) {
 //       CHECK:         memref.load %[[A]][%[[ROW]], %[[COL]]] : memref<256x100xbf16>
 //       CHECK:       } else {
 //       CHECK:         scf.yield %{{.*}} : bf16
-//       CHECK:       memref.store %[[V]], %[[PAD]][%[[ROW]], %[[COL]]] : memref<256x104xbf16>
+// CHECK-COUNT-7:     memref.load %[[A]]
+//   CHECK-NOT:       memref.load
+//       CHECK:       %[[KEEP:.*]] = arith.cmpi ult, %[[COL]], %{{.*}} : index
+//       CHECK:       scf.if %[[KEEP]] {
+//       CHECK:         memref.store %[[V]], %[[PAD]][%[[ROW]], %[[COL]]] : memref<256x104xbf16>
+// CHECK-COUNT-7:     memref.store %{{.*}}, %[[PAD]]
 //       CHECK:   %[[VIEW:.*]] = memref.subview %[[PAD]][0, 0] [256, 100] [1, 1] : memref<256x104xbf16> to memref<256x100xbf16, strided<[104, 1]>>
 //       CHECK:   %[[UA:.*]] = memref.cast %[[PAD]] : memref<256x104xbf16> to memref<*xbf16>
 //       CHECK:   nvgpu.tma.create.descriptor %[[UA]]

@@ -23,11 +23,11 @@ func.func @gemm(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x25
 
 // A 256x256 f32 GEMM with K = 65536 has four 128x128 tiles for 132 SMs:
 // split-K by 64 (about two blocks per SM, 1024 of K each), 8x8 per thread,
-// partial sums combined in a fixed order.
+// K steps of 32 in two stages, partial sums combined in a fixed order.
 // CHECK-LABEL: transform.named_sequence @long_k_d0
 //       CHECK:     transform.tune.knob<"block_m"> = 128
 //       CHECK:     transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
-//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} : (!transform.any_op)
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} {block_k = 32 : i64, stages = 2 : i64} :
 func.func @long_k(%a: tensor<256x65536xf32>, %b: tensor<65536x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256x256xf32>
