@@ -218,11 +218,13 @@ bool wantsSplitK(const GemmProblem &p, const TensorCoreTiling &t,
 }
 
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits
-/// into whole K-tiles and each split keeps at least 1024 of K.
-void growSplitK(const GemmProblem &p, TensorCoreTiling &t, int64_t maxBlocks) {
+/// into whole K-tiles and each split keeps at least `minChunk` of K.
+void growSplitK(const GemmProblem &p, TensorCoreTiling &t, int64_t maxBlocks,
+                int64_t minChunk = 1024) {
   int64_t blocks = blockCount(p, t);
   while (blocks * t.splitK * 2 <= maxBlocks &&
-         p.k % (t.splitK * 2 * t.blockK) == 0 && p.k / (t.splitK * 2) >= 1024)
+         p.k % (t.splitK * 2 * t.blockK) == 0 &&
+         p.k / (t.splitK * 2) >= minChunk)
     t.splitK *= 2;
 }
 
@@ -263,6 +265,40 @@ std::optional<TensorCoreTiling> chooseHugeKTiling(const GemmProblem &p,
   return t;
 }
 
+/// Huge K over a small output on sm_90a: the wgmma kernel per split, the
+/// widest tile that still gives about one block per SM once split (K
+/// chunks of at least 1024, whole 64-wide K-tiles). Needs rows TMA can
+/// stride over; the split views are no padded copies.
+std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
+                                                       const TargetInfo &target) {
+  bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
+                     (p.transposeB ? p.k : p.n) % 8 == 0;
+  if (target.name != "sm_90a" || !rowsAligned || p.m < 64 || p.n < 64)
+    return std::nullopt;
+  struct Shape {
+    int64_t bm, bn, consumers, stages;
+  };
+  const Shape shapes[] = {{128, 256, 2, 4}, {128, 128, 1, 6}, {64, 128, 1, 6}};
+  for (const Shape &s : shapes) {
+    if (p.m < s.bm || p.n < s.bn)
+      continue;
+    TensorCoreTiling t;
+    t.wgmma = true;
+    t.blockM = s.bm;
+    t.blockN = s.bn;
+    t.consumers = s.consumers;
+    t.stages = s.stages;
+    t.blockK = 64;
+    t.warpsM = t.warpsN = 0;
+    if (!wantsSplitK(p, t, target))
+      return std::nullopt;
+    growSplitK(p, t, target.smCount);
+    if (4 * blockCount(p, t) * t.splitK >= 3 * target.smCount)
+      return t;
+  }
+  return std::nullopt;
+}
+
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
 /// operands accumulating in f32. (Operands whose rows 16-byte copies cannot
 /// read are loaded through registers.) The block tile is the largest that
@@ -275,12 +311,15 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
   if (!halfInputs || !p.accType.isF32() || p.n < 16)
     return std::nullopt;
-  // Skinny and huge-K shapes stay on mma.sync, where split-K serves them.
+  // Skinny shapes stay on mma.sync; huge K takes wgmma split-K on sm_90a
+  // where the split fills the chip, else mma.sync split-K.
   int64_t wideBlocks =
       p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
   if (2 * wideBlocks >= target.smCount)
     if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target))
       return hopper;
+  if (std::optional<TensorCoreTiling> split = chooseWgmmaSplitTiling(p, target))
+    return split;
   struct Shape {
     int64_t bm, bn, wm, wn;
   };
@@ -863,7 +902,15 @@ namespace {
 /// mma.sync or FFMA path, whose K loop becomes `%k_loop`.
 void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
-  if (t.ffma)
+  if (t.wgmma)
+    os << (t.alignRows ? "  transform.vibegemm.align_operand_rows "
+                         "%gemm_mapped : !transform.any_op\n"
+                       : "")
+       << llvm::formatv(
+              "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
+              "{{stages = {0}, consumers = {1}} : {2}\n",
+              t.stages, t.consumers, anyOp);
+  else if (t.ffma)
     os << llvm::formatv(
         "  %k_loop = transform.vibegemm.gemm_to_ffma %gemm_mapped "
         "{{block_k = {0}, thread_tile = array<i64: {1}, {2}>, stages = {3}} : "
@@ -1076,14 +1123,6 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
         "  %k_loop = transform.vibegemm.gemm_to_block_reduce %gemm_mapped "
         "{{threads = {0}} : {1}\n",
         t.threads, anyOp);
-  else if (t.wgmma)
-    os << (t.alignRows ? "  transform.vibegemm.align_operand_rows "
-                         "%gemm_mapped : !transform.any_op\n"
-                       : "")
-       << llvm::formatv(
-        "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
-        "{{stages = {0}, consumers = {1}} : {2}\n",
-        t.stages, t.consumers, anyOp);
   else
     writeBlockGemmRewrite(os, t);
   if (!fused && !ops.epilogues.empty())

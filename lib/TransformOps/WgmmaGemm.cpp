@@ -59,6 +59,15 @@ struct TmaOperand {
   SmallVector<SmallVector<OpFoldResult>> offsets;
   int64_t boxRows = 0; // rows of one box; the box is 64 elements wide
   Value descriptor;
+  /// Split-K: the expand_shape that splits the buffer's K into
+  /// [split, K / split] (structured.split_reduction); null otherwise.
+  memref::ExpandShapeOp splitExpand;
+  /// Positions in the tile of the row (M for A, N for B), K and the batch
+  /// or split dimension.
+  unsigned rowPos = 0, kPos = 0;
+  std::optional<unsigned> batchPos;
+  /// The tile is [rows, K] (else [K, rows]) after the batch dimension.
+  bool kMajor = false;
 };
 
 /// Follows subviews (unit strides, no rank change) and casts from `view`
@@ -85,9 +94,47 @@ LogicalResult traceToRoot(TmaOperand &op, std::string &why) {
       v = cast.getSource();
       continue;
     }
+    // Split-K views a whole buffer with K split in two; no view may sit
+    // between that buffer and the expand_shape.
+    if (auto expand = dyn_cast<memref::ExpandShapeOp>(def)) {
+      op.splitExpand = expand;
+      v = expand.getSrc();
+      while (auto cast = v.getDefiningOp<memref::CastOp>())
+        v = cast.getSource();
+      break;
+    }
     break;
   }
   op.root = v;
+  return success();
+}
+
+/// Finds the row, K and batch positions of an operand's map, or fails
+/// when the map is not a permutation of [batch,] row, K.
+LogicalResult operandDims(AffineMap map, unsigned rowDim, unsigned kDim,
+                          std::optional<unsigned> batchDim, TmaOperand &op) {
+  unsigned expected = 2 + (batchDim ? 1 : 0);
+  if (map.getNumResults() != expected)
+    return failure();
+  std::optional<unsigned> row, k;
+  for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+    auto d = dyn_cast<AffineDimExpr>(expr);
+    if (!d)
+      return failure();
+    if (d.getPosition() == rowDim)
+      row = pos;
+    else if (d.getPosition() == kDim)
+      k = pos;
+    else if (batchDim && d.getPosition() == *batchDim)
+      op.batchPos = pos;
+    else
+      return failure();
+  }
+  if (!row || !k)
+    return failure();
+  op.rowPos = *row;
+  op.kPos = *k;
+  op.kMajor = *k > *row;
   return success();
 }
 
@@ -121,7 +168,7 @@ private:
   }
   nvgpu::TensorMapDescriptorType tensorMapType(int64_t rows) {
     SmallVector<int64_t> shape = {rows, kBlockK};
-    if (batched)
+    if (tma3d())
       shape.insert(shape.begin(), 1);
     return nvgpu::TensorMapDescriptorType::get(
         b.getContext(),
@@ -131,6 +178,8 @@ private:
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   }
+  /// Operands are 3-D tensor maps (a batch dimension, not split-K's).
+  bool tma3d() const { return batched && !splitK; }
   /// Sum of the subview offsets along `dim`: the tile's origin there.
   Value origin(TmaOperand &op, unsigned dim) {
     Value sum = c(0);
@@ -173,6 +222,11 @@ private:
   bool lhsKMajor = true;
   /// One batch dimension, tiled to 1: operands are 3-D.
   bool batched = false;
+  /// The batch-like dimension is split-K's: both operands view 2-D
+  /// buffers whose K splits into [split, kChunk]; the block's K-tiles
+  /// start at split index * kChunk.
+  bool splitK = false;
+  int64_t kChunk = 0;
   Type elementType;
   int64_t elementBytes = 2;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
@@ -202,81 +256,115 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
 
   // Operands are [batch,] rows, columns: the batch (tiled to 1) outermost,
-  // then the two matrix dimensions in either order.
+  // then the two matrix dimensions in either order. Under split-K the split
+  // dimension sits just outside K instead, and the operands view 2-D
+  // buffers through the expand_shape that split their K.
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
-  unsigned lead = batched ? 1 : 0;
-  auto isDims = [&](AffineMap map, unsigned first, unsigned second) {
-    auto isDim = [&](unsigned pos, unsigned dim) {
-      auto d = dyn_cast<AffineDimExpr>(map.getResult(pos));
-      return d && d.getPosition() == dim;
-    };
-    return map.getNumResults() == 2 + lead &&
-           (!batched || isDim(0, facts->batchDims[0])) &&
-           isDim(lead, first) && isDim(lead + 1, second);
-  };
-  lhsKMajor = isDims(maps[0], mDim, kDim);
-  rhsKMajor = isDims(maps[1], nDim, kDim);
-  if ((!lhsKMajor && !isDims(maps[0], kDim, mDim)) ||
-      (!rhsKMajor && !isDims(maps[1], kDim, nDim)))
-    return fail("the wgmma path takes A as [M, K] or [K, M] and B as [K, N] "
-                "or [N, K], all row-major; other layouts use "
-                "gemm_to_mma_sync");
+  std::optional<unsigned> batchDim;
+  if (batched)
+    batchDim = facts->batchDims[0];
+  const char *layoutError =
+      "the wgmma path takes A as [M, K] or [K, M] and B as [K, N] or [N, K], "
+      "all row-major; other layouts use gemm_to_mma_sync";
+  lhs.tile = a;
+  rhs.tile = bv;
+  if (failed(operandDims(maps[0], mDim, kDim, batchDim, lhs)) ||
+      failed(operandDims(maps[1], nDim, kDim, batchDim, rhs)))
+    return fail(layoutError);
   std::optional<unsigned> accM = resultPosition(maps[2], mDim);
   std::optional<unsigned> accN = resultPosition(maps[2], nDim);
   if (!accM || !accN)
     return fail("the accumulator's indexing map must hold M and N");
-
-  lhs.tile = a;
-  rhs.tile = bv;
-  for (TmaOperand *op : {&lhs, &rhs}) {
+  for (TmaOperand *op : {&lhs, &rhs})
     if (failed(traceToRoot(*op, why)))
       return failure();
+  splitK = lhs.splitExpand && rhs.splitExpand;
+  if (!splitK && (lhs.splitExpand || rhs.splitExpand))
+    return fail("split-K needs both operands viewed through the "
+                "expand_shape that splits K");
+  if (splitK) {
+    for (TmaOperand *op : {&lhs, &rhs}) {
+      auto expanded = op->splitExpand.getResultType();
+      SmallVector<ReassociationIndices> groups =
+          op->splitExpand.getReassociationIndices();
+      bool splitsK = batched && *op->batchPos + 1 == op->kPos &&
+                     expanded.getRank() == 3 && expanded.hasStaticShape() &&
+                     llvm::all_of(groups, [&](const ReassociationIndices &g) {
+                       return g.size() == 1 ||
+                              (g.size() == 2 &&
+                               g[0] == static_cast<int64_t>(*op->batchPos) &&
+                               g[1] == static_cast<int64_t>(op->kPos));
+                     });
+      if (!splitsK)
+        return fail("split-K operands must split K into [split, chunk] "
+                    "just outside K, with the split tiled to 1");
+      int64_t chunk = expanded.getDimSize(op->kPos);
+      if (kChunk && chunk != kChunk)
+        return fail("both operands must split K into the same chunks");
+      kChunk = chunk;
+    }
+    // A K-tile must not read into the next split's chunk.
+    if (kChunk % kBlockK)
+      return fail(llvm::formatv("split-K chunks of {0} are not a multiple of "
+                                "the {1}-wide K-tiles",
+                                kChunk, kBlockK));
+  } else if (batched && (*lhs.batchPos != 0 || *rhs.batchPos != 0)) {
+    return fail(layoutError);
+  }
+  lhsKMajor = lhs.kMajor;
+  rhsKMajor = rhs.kMajor;
+  unsigned rootRank = tma3d() ? 3 : 2;
+  for (TmaOperand *op : {&lhs, &rhs}) {
     auto type = dyn_cast<MemRefType>(op->root.getType());
     // A dispatch argument is still `bufferization.to_buffer` of its tensor
     // here, typed with a general layout; plan buffers are row-major.
     bool rowMajor = type && (type.getLayout().isIdentity() ||
                              op->root.getDefiningOp<bufferization::ToBufferOp>());
-    if (!type || type.getRank() != 2 + lead || !type.hasStaticShape() ||
+    if (!type || type.getRank() != rootRank || !type.hasStaticShape() ||
         !rowMajor || launch.getBody().isAncestor(op->root.getParentRegion()))
       return fail("TMA operands must view whole static row-major buffers "
                   "defined outside the gpu.launch");
     // TMA strides are multiples of 16 bytes.
-    if (type.getDimSize(lead + 1) * elementBytes % 16)
+    if (type.getDimSize(rootRank - 1) * elementBytes % 16)
       return fail(llvm::formatv("rows of {0} elements are not a multiple of "
                                 "16 bytes, as TMA needs",
-                                type.getDimSize(lead + 1)));
-    if (batched && cast<MemRefType>(op->tile.getType()).getDimSize(0) != 1)
+                                type.getDimSize(rootRank - 1)));
+    if (batched &&
+        cast<MemRefType>(op->tile.getType()).getDimSize(*op->batchPos) != 1)
       return fail("batch dimensions must be tiled to 1 first");
   }
-  // The K loop runs over the whole K of both buffers. A buffer of
-  // align_operand_rows may be longer along K: its tail is zero, and reading
-  // it adds nothing.
+  // The K loop runs over the whole K of both buffers (of the split's chunk
+  // under split-K). A buffer of align_operand_rows may be longer along K:
+  // its tail is zero, and reading it adds nothing.
   auto lhsType = cast<MemRefType>(a.getType());
-  auto rhsType = cast<MemRefType>(bv.getType());
-  unsigned lhsK = lead + (lhsKMajor ? 1 : 0);
-  unsigned rhsK = lead + (rhsKMajor ? 1 : 0);
-  int64_t kTotal = lhsType.isDynamicDim(lhsK) ? ShapedType::kDynamic
-                                              : lhsType.getDimSize(lhsK);
-  auto spansK = [&](const TmaOperand &op, MemRefType tileType, unsigned k) {
-    int64_t rootK = cast<MemRefType>(op.root.getType()).getDimSize(k);
+  int64_t kTotal = lhsType.isDynamicDim(lhs.kPos)
+                       ? ShapedType::kDynamic
+                       : lhsType.getDimSize(lhs.kPos);
+  auto spansK = [&](const TmaOperand &op) {
+    auto tileType = cast<MemRefType>(op.tile.getType());
+    unsigned k = op.kPos;
     if (tileType.isDynamicDim(k) || tileType.getDimSize(k) != kTotal)
       return false;
+    auto fromZero = llvm::all_of(op.offsets[k], [](OpFoldResult offset) {
+      return isConstantIntValue(offset, 0);
+    });
+    if (splitK)
+      return kTotal == kChunk && fromZero;
+    int64_t rootK = cast<MemRefType>(op.root.getType()).getDimSize(k);
     if (rootK == kTotal)
       return true;
     Operation *def = op.root.getDefiningOp();
     bool zeroTail = def && def->hasAttr(kZeroPaddedAttr) &&
-                    k + 1 == static_cast<unsigned>(lead + 2) &&
+                    k + 1 == static_cast<unsigned>(tileType.getRank()) &&
                     rootK - kTotal < 16 / elementBytes;
-    return zeroTail && llvm::all_of(op.offsets[k], [](OpFoldResult offset) {
-             return isConstantIntValue(offset, 0);
-           });
+    return zeroTail && fromZero;
   };
-  if (!spansK(lhs, lhsType, lhsK) || !spansK(rhs, rhsType, rhsK))
+  if (!spansK(lhs) || !spansK(rhs))
     return fail("the block tile must span the whole K of its operands");
   kTileCount = llvm::divideCeil(kTotal, kBlockK);
 
-  FailureOr<int64_t> mBound = upperBound(a, lead + (lhsKMajor ? 0 : 1));
-  FailureOr<int64_t> nBound = upperBound(bv, lead + (rhsKMajor ? 0 : 1));
+  FailureOr<int64_t> mBound = upperBound(a, lhs.rowPos);
+  FailureOr<int64_t> nBound = upperBound(bv, rhs.rowPos);
   if (failed(mBound) || failed(nBound))
     return fail("cannot bound the block tile's extent statically");
   blockM = llvm::alignTo(*mBound, 64 * opt.consumers);
@@ -334,7 +422,7 @@ void WgmmaBuilder::createDescriptors() {
         b, loc, UnrankedMemRefType::get(elementType, type.getMemorySpace()),
         op->root);
     SmallVector<Value> box = {c(op->boxRows), c(kBlockK)};
-    if (batched)
+    if (tma3d())
       box.insert(box.begin(), c(1));
     op->descriptor = nvgpu::TmaCreateDescriptorOp::create(
         b, loc, tensorMapType(op->boxRows), unranked, box);
@@ -347,20 +435,21 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-  unsigned lead = batched ? 1 : 0;
-  Value mOrigin = origin(lhs, lead + (lhsKMajor ? 0 : 1));
-  Value nOrigin = origin(rhs, lead + (rhsKMajor ? 0 : 1));
+  Value mOrigin = origin(lhs, lhs.rowPos);
+  Value nOrigin = origin(rhs, rhs.rowPos);
+  // Split-K: this block's chunk of K starts at split index * chunk.
+  Value kBase = splitK ? mul(origin(lhs, *lhs.batchPos), c(kChunk)) : c(0);
   // Batched operands are 3-D tensor maps with a batch box of 1, addressed
   // by the batch index last (coordinates run innermost first).
   auto coords = [&](TmaOperand &op, Value x, Value y) {
     SmallVector<Value> xy = {x, y};
-    if (batched)
-      xy.push_back(origin(op, 0));
+    if (tma3d())
+      xy.push_back(origin(op, *op.batchPos));
     return xy;
   };
   auto box = [&](ArrayRef<int64_t> shape) {
     SmallVector<int64_t> dims(shape);
-    if (batched)
+    if (tma3d())
       dims.insert(dims.begin(), 1);
     return dims;
   };
@@ -381,7 +470,7 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   }
   nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers, c(stageBytes()),
                                           slot, Value());
-  Value k = mul(kt, c(kBlockK));
+  Value k = add(kBase, mul(kt, c(kBlockK)));
   Value slotBase = mul(slot, c(stageBytes()));
   // TMA coordinates run innermost first. Operands stored K-major take one
   // box of tile rows x 64; the others boxes of 64 K-rows x 64 columns,

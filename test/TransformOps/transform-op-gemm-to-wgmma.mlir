@@ -285,3 +285,64 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Split-K (the partial GEMM of structured.split_reduction): A [128, 4096]
+// and B [4096, 128] viewed as [128, 4, 1024] and [4, 1024, 128] through
+// expand_shape, one split per block z. The tensor maps stay 2-D over the
+// whole buffers; each block's K-tiles start at block z * 1024, and the f32
+// partial goes to its slice of the [4, 128, 128] buffer.
+
+// CHECK-LABEL: func.func @split_k_bf16(
+//  CHECK-SAME:     %[[A:[a-zA-Z0-9_]+]]: memref<128x4096xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<4096x128xbf16>
+//       CHECK:   %[[UA:.*]] = memref.cast %[[A]] : memref<128x4096xbf16> to memref<*xbf16>
+//       CHECK:   nvgpu.tma.create.descriptor %[[UA]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   %[[UB:.*]] = memref.cast %[[B]] : memref<4096x128xbf16> to memref<*xbf16>
+//       CHECK:   nvgpu.tma.create.descriptor %[[UB]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   gpu.launch blocks(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[BZ:[a-z0-9_]+]]) in
+//       CHECK:       %[[Z:.*]] = arith.addi %{{.*}}, %[[BZ]] : index
+//       CHECK:       %[[KBASE:.*]] = arith.muli %[[Z]], %c1024{{.*}} : index
+//       CHECK:       scf.for %[[KT:.*]] = %{{.*}} to %c16 step
+//       CHECK:         %[[KOFF:.*]] = arith.muli %[[KT]], %c64{{.*}} : index
+//       CHECK:         %[[K:.*]] = arith.addi %[[KBASE]], %[[KOFF]] : index
+//       CHECK:         nvgpu.tma.async.load %{{.*}}[%[[K]], %{{.*}}], %{{.*}} to %{{.*}} : {{.*}} -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:         nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K]]], %{{.*}} to %{{.*}} : {{.*}} -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:     nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+//       CHECK:       vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x128x128xf32, strided<[16384, 128, 1], offset: ?>>, vector<4xf32>
+#mA = affine_map<(s, m, n, k) -> (m, s, k)>
+#mB = affine_map<(s, m, n, k) -> (s, k, n)>
+#mC = affine_map<(s, m, n, k) -> (s, m, n)>
+func.func @split_k_bf16(%a: memref<128x4096xbf16>, %b: memref<4096x128xbf16>, %partial: memref<4x128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %ea = memref.expand_shape %a [[0], [1, 2]] output_shape [128, 4, 1024] : memref<128x4096xbf16> into memref<128x4x1024xbf16>
+  %eb = memref.expand_shape %b [[0, 1], [2]] output_shape [4, 1024, 128] : memref<4096x128xbf16> into memref<4x1024x128xbf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c4)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %sa = memref.subview %ea[0, %bz, 0] [128, 1, 1024] [1, 1, 1] : memref<128x4x1024xbf16> to memref<128x1x1024xbf16, strided<[4096, 1024, 1], offset: ?>>
+    %sb = memref.subview %eb[%bz, 0, 0] [1, 1024, 128] [1, 1, 1] : memref<4x1024x128xbf16> to memref<1x1024x128xbf16, strided<[131072, 128, 1], offset: ?>>
+    %sc = memref.subview %partial[%bz, 0, 0] [1, 128, 128] [1, 1, 1] : memref<4x128x128xf32> to memref<1x128x128xf32, strided<[16384, 128, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%sc : memref<1x128x128xf32, strided<[16384, 128, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%sa, %sb : memref<128x1x1024xbf16, strided<[4096, 1024, 1], offset: ?>>, memref<1x1024x128xbf16, strided<[131072, 128, 1], offset: ?>>)
+        outs(%sc : memref<1x128x128xf32, strided<[16384, 128, 1], offset: ?>>) attrs = {vibegemm.split_k} {
+    ^bb0(%x: bf16, %y: bf16, %acc: f32):
+      %xf = arith.extf %x : bf16 to f32
+      %yf = arith.extf %y : bf16 to f32
+      %p = arith.mulf %xf, %yf : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes{vibegemm.split_k} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

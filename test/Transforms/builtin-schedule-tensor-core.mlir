@@ -7,23 +7,28 @@
 
 // On sm_90a the large square takes TMA + wgmma (128x256 tiles, two
 // consumers, 4 stages), and so does the misaligned irregular shape, its
-// operands first copied into buffers with aligned rows; decode, huge K
-// (split-K) and the matvec keep their sm_90 schedules.
+// operands first copied into buffers with aligned rows. Huge K splits K
+// over wgmma kernels (the widest tile whose split fills the chip); decode
+// and the matvec keep their sm_90 schedules.
 // SM90A-LABEL: transform.named_sequence @c0_bf16_d0(
 //       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c1_bf16_d0(
 //       SM90A: transform.vibegemm.gemm_to_mma_sync
 // SM90A-LABEL: transform.named_sequence @c2_bf16_d0(
-//       SM90A: transform.structured.split_reduction
-//       SM90A: transform.vibegemm.gemm_to_mma_sync
+//       SM90A: transform.tune.knob<"block_m"> = 64
+//       SM90A: transform.tune.knob<"block_n"> = 128
+//       SM90A: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
+//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {stages = 6 : i64} :
 // SM90A-LABEL: transform.named_sequence @c3_bf16_d0(
 //       SM90A: transform.vibegemm.align_operand_rows %[[IRR:.*]] : !transform.any_op
 //  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %[[IRR]] {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c4_bf16_d0(
 //   SM90A-NOT: gemm_to_wgmma
 // SM90A-LABEL: transform.named_sequence @c5_bf16_d0(
+//       SM90A: transform.tune.knob<"block_m"> = 128
+//       SM90A: transform.tune.knob<"block_n"> = 256
 //       SM90A: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
-//       SM90A: transform.vibegemm.gemm_to_mma_sync %{{.*}} {block_k = 64 : i64, warps = array<i64: 2, 4>}
+//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
 
 // Large square: 128x256 tiles, eight 64x64 warp tiles, K steps of 64, three stages.
 // CHECK-LABEL: transform.named_sequence @c0_bf16_d0(

@@ -20,7 +20,7 @@ configuration is, by the built-in schedule's kernel op:
 
 - gemm_to_mma_sync: bm,bn,wm,wn,block_k,stages[,split_factor]
 - gemm_to_ffma: bm,bn,thread_m,thread_n,block_k,stages[,split_factor]
-- gemm_to_wgmma: bm,bn,consumers,stages
+- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor]
 
 (a split factor only replaces one the built-in schedule already has).
 Without any, CONFIGS (mma.sync) or FFMA_CONFIGS (f32) below, or
@@ -78,6 +78,8 @@ def variant(seq, cfg):
     seq = re.sub(r'knob<"block_n"> = \d+', f'knob<"block_n"> = {bn}', seq)
     if "gemm_to_wgmma" in seq:
         consumers, st = cfg[2:4]
+        if len(cfg) > 4:
+            seq = re.sub(r"split_factor = \d+", f"split_factor = {cfg[4]}", seq)
         return re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
                       rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64}}\3", seq)
     wm, wn, bk, st = cfg[2:6]

@@ -5,13 +5,15 @@
 # four operand layouts, batched; plus a GEMM + bias + ReLU chain on the
 # staged epilogue. Verified on fresh inputs,
 # then under compute-sanitizer memcheck.
-# Usage: tools/gpu/wgmma-edges.sh OUTDIR
+# With SET=splitk, huge-K shapes instead (wgmma split-K): ragged M and N in
+# the tile, A stored [K, M], B stored [N, K], a bias + ReLU on the combine.
+# Usage: [SET=splitk] tools/gpu/wgmma-edges.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/wgedge
 source tools/gpu/env.sh
 python3 - <<'PY'
-import sys; sys.path.insert(0, "python/bench"); import problems
+import os, sys; sys.path.insert(0, "python/bench"); import problems
 from problems import Problem
 # (batch, M, N, K, A stored [K, M], B stored [N, K], epilogue). The batched
 # cases take wgmma only once chooseWgmmaTiling stops refusing batches (each
@@ -24,6 +26,12 @@ cases = [(1, 2000, 1992, 1000, False, False, None),
          (1, 2048, 4096, 1024, False, True, "bias_relu"),
          (16, 1000, 1000, 520, False, False, None),
          (4, 1000, 600, 256, False, False, None)]
+if os.environ.get("SET") == "splitk":
+    cases = [(1, 256, 256, 262144, False, False, None),
+             (1, 208, 144, 65536, False, False, None),
+             (1, 128, 128, 65536, False, True, None),
+             (1, 128, 192, 65536, True, False, None),
+             (1, 256, 256, 131072, False, True, "bias_relu")]
 for batch, m, n, k, ta, tb, epi in cases:
     layout = ("t" if ta else "n") + ("t" if tb else "n")
     p = Problem(base=f"w{batch}x{m}x{n}x{k}_{layout}" + (f"_{epi}" if epi else ""),
