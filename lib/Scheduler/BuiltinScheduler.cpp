@@ -268,7 +268,9 @@ std::optional<TensorCoreTiling> chooseHugeKTiling(const GemmProblem &p,
 /// Huge K over a small output on sm_90a: the wgmma kernel per split, the
 /// widest tile that still gives about one block per SM once split (K
 /// chunks of at least 1024, whole 64-wide K-tiles). Needs rows TMA can
-/// stride over; the split views are no padded copies.
+/// stride over; the split views are no padded copies. On the H200:
+/// 256x256x524288 0.149 ms (mma.sync split-K 0.201), 128x128x65536
+/// 23.3 us (29.3) (docs/benchmarks/h200-2026-12-04-splitk).
 std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
                                                        const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&

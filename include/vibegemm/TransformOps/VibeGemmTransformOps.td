@@ -180,12 +180,21 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
       descriptors. (`nvgpu.warpgroup.mma` is not used: its lowering reads B
       only as `[K, N]` and commits after every op.) With two or more
       consumers, `setmaxnreg` moves registers from the producer to them.
-    - The accumulators go through a padded shared-memory staging tile; every
-      thread then finishes 8-column chunks: the fill value (or the output's
-      old contents, without a fill) is added, the elementwise
-      `linalg.generic` consumers (bias, activations, scale, residual,
-      truncation) run, and results are stored 16 bytes at a time where the
-      output allows it, element by element at ragged edges.
+    - The accumulators go through a staging tile padded so that neither its
+      stores nor its loads conflict on banks; every thread then finishes
+      4-column chunks: the fill value (or the output's old contents, without
+      a fill) is added, the elementwise `linalg.generic` consumers (bias,
+      activations, scale, residual, truncation) run, and results are stored
+      as vectors where the output allows it, element by element at ragged
+      edges.
+
+    Split-K: the partial GEMM of `transform.structured.split_reduction`
+    (the split dimension tiled to 1 and mapped to blocks) is accepted too.
+    Its operands view the 2-D buffers through the `memref.expand_shape` that
+    splits K into `[split, chunk]`, just outside K. The tensor maps stay
+    2-D over the whole buffers, each block's K-tiles start at
+    `split index * chunk`, and the f32 partial goes to the block's slice of
+    the partial buffer. The chunk must be a multiple of the 64-wide K-tiles.
 
     The tile sizes come from the block tile: BM rounds up to a multiple of
     `64 * consumers`, BN to a multiple of 64, both at most 256, and each
@@ -197,7 +206,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     loop (`scf.for`). Emits a silenceable failure, leaving the payload
     unchanged, when the target is not such a contraction, has a batch
     dimension not tiled to 1 or an operand indexed other than by a
-    permutation, has other element types, has operands whose
+    permutation, splits K into chunks that are not whole K-tiles or not
+    just outside K, has other element types, has operands whose
     rows are not a multiple of 16 bytes or that are not views of whole
     buffers, does not span the whole K, when the tile or accumulators are
     too large, when the ring and staging tile exceed 227 KiB of shared
