@@ -101,6 +101,20 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 /// buffers first, when the GEMM does enough work per element to pay for
 /// the copy. 128x256 tiles with two consumer warpgroups where they fill the
 /// chip, else 128x128 with one.
+/// A wgmma tiling: K steps of 64, `consumers` warpgroups over the tile.
+TensorCoreTiling wgmmaTiling(int64_t blockM, int64_t blockN, int64_t consumers,
+                             int64_t stages) {
+  TensorCoreTiling t;
+  t.wgmma = true;
+  t.blockM = blockM;
+  t.blockN = blockN;
+  t.consumers = consumers;
+  t.stages = stages;
+  t.blockK = 64;
+  t.warpsM = t.warpsN = 0;
+  return t;
+}
+
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
@@ -110,24 +124,11 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   if (target.name != "sm_90a" || (!rowsAligned && intensity < 512) ||
       p.m < 64 || p.n < 64)
     return std::nullopt;
-  TensorCoreTiling t;
-  t.wgmma = true;
-  t.alignRows = !rowsAligned;
-  t.blockK = 64;
-  t.warpsM = t.warpsN = 0;
   int64_t wide =
       p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
-  if (wide >= target.smCount) {
-    t.blockM = 128;
-    t.blockN = 256;
-    t.consumers = 2;
-    t.stages = 4;
-  } else {
-    t.blockM = 128;
-    t.blockN = 128;
-    t.consumers = 1;
-    t.stages = 6;
-  }
+  TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
+                                              : wgmmaTiling(128, 128, 1, 6);
+  t.alignRows = !rowsAligned;
   return t;
 }
 
@@ -284,14 +285,7 @@ std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
   for (const Shape &s : shapes) {
     if (p.m < s.bm || p.n < s.bn)
       continue;
-    TensorCoreTiling t;
-    t.wgmma = true;
-    t.blockM = s.bm;
-    t.blockN = s.bn;
-    t.consumers = s.consumers;
-    t.stages = s.stages;
-    t.blockK = 64;
-    t.warpsM = t.warpsN = 0;
+    TensorCoreTiling t = wgmmaTiling(s.bm, s.bn, s.consumers, s.stages);
     if (!wantsSplitK(p, t, target))
       return std::nullopt;
     growSplitK(p, t, target.smCount);
