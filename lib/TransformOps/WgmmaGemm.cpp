@@ -130,7 +130,7 @@ LogicalResult operandDims(AffineMap map, unsigned rowDim, unsigned kDim,
     else
       return failure();
   }
-  if (!row || !k)
+  if (!row || !k || (batchDim && !op.batchPos))
     return failure();
   op.rowPos = *row;
   op.kPos = *k;
