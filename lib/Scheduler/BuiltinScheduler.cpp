@@ -391,8 +391,8 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
       {128, 128, 8, 8}, {64, 128, 4, 8}, {64, 64, 4, 4}};
   Shape pick = shapes[2];
   for (const Shape &s : shapes)
-    if (p.batch * llvm::divideCeil(p.m, s.bm) * llvm::divideCeil(p.n, s.bn) >=
-        target.smCount) {
+    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
+                             llvm::divideCeil(p.n, s.bn)) >= target.smCount) {
       pick = s;
       break;
     }
