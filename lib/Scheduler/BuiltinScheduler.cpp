@@ -400,8 +400,10 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
   // fills the chip beats smaller tiles split less, whose 4x4 thread tiles
   // load a value per FFMA or two, and block_k 32 in two stages beats 16 in
   // three (256x256x524288 on the H200: 1.52 ms, against 1.64 and 2.18;
-  // docs/benchmarks/h200-2026-12-04-splitk).
-  if (pick.bm < 128) {
+  // docs/benchmarks/h200-2026-12-04-splitk). Only where the output fills
+  // the tile: smaller ones keep the rules below (a 32x32 output would give
+  // the 128x128 tile 16 threads).
+  if (pick.bm < 128 && p.m >= 128 && p.n >= 128) {
     TensorCoreTiling wide = ffmaTiling(shapes[0]);
     wide.blockK = 32;
     wide.stages = 2;

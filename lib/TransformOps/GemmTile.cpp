@@ -17,6 +17,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdlib>
 #include <numeric>
@@ -302,6 +303,11 @@ vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
 bool vibegemm::canStoreVectors(Value buffer, unsigned nPos, int64_t elements) {
   auto type = cast<MemRefType>(buffer.getType());
   if (nPos != type.getRank() - 1)
+    return false;
+  // The vector's alignment is its size in bytes: whole bytes, a power of
+  // two (an i1 or i24 output is stored element by element).
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits % 8 || !llvm::isPowerOf2_64(bits / 8 * elements))
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;

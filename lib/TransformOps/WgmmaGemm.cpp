@@ -94,15 +94,10 @@ LogicalResult traceToRoot(TmaOperand &op, std::string &why) {
       v = cast.getSource();
       continue;
     }
-    // Split-K views a whole buffer with K split in two; no view may sit
-    // between that buffer and the expand_shape.
-    if (auto expand = dyn_cast<memref::ExpandShapeOp>(def)) {
+    // Possibly split-K's view of a whole buffer with K split in two; the
+    // analysis decides (else the expanded buffer is the root, as any other).
+    if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
       op.splitExpand = expand;
-      v = expand.getSrc();
-      while (auto cast = v.getDefiningOp<memref::CastOp>())
-        v = cast.getSource();
-      break;
-    }
     break;
   }
   op.root = v;
@@ -278,27 +273,29 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   for (TmaOperand *op : {&lhs, &rhs})
     if (failed(traceToRoot(*op, why)))
       return failure();
-  splitK = lhs.splitExpand && rhs.splitExpand;
-  if (!splitK && (lhs.splitExpand || rhs.splitExpand))
-    return fail("split-K needs both operands viewed through the "
-                "expand_shape that splits K");
+  // Split-K: both operands view buffers whose K the batch-like dimension
+  // splits, just outside K. Any other expand_shape is a buffer like others.
+  auto splitsK = [&](TmaOperand &op) {
+    if (!op.splitExpand || !batched || *op.batchPos + 1 != op.kPos)
+      return false;
+    auto expanded = op.splitExpand.getResultType();
+    return expanded.getRank() == 3 && expanded.hasStaticShape() &&
+           llvm::all_of(op.splitExpand.getReassociationIndices(),
+                        [&](const ReassociationIndices &g) {
+                          return g.size() == 1 ||
+                                 (g.size() == 2 &&
+                                  g[0] == static_cast<int64_t>(*op.batchPos) &&
+                                  g[1] == static_cast<int64_t>(op.kPos));
+                        });
+  };
+  splitK = splitsK(lhs) && splitsK(rhs);
   if (splitK) {
     for (TmaOperand *op : {&lhs, &rhs}) {
-      auto expanded = op->splitExpand.getResultType();
-      SmallVector<ReassociationIndices> groups =
-          op->splitExpand.getReassociationIndices();
-      bool splitsK = batched && *op->batchPos + 1 == op->kPos &&
-                     expanded.getRank() == 3 && expanded.hasStaticShape() &&
-                     llvm::all_of(groups, [&](const ReassociationIndices &g) {
-                       return g.size() == 1 ||
-                              (g.size() == 2 &&
-                               g[0] == static_cast<int64_t>(*op->batchPos) &&
-                               g[1] == static_cast<int64_t>(op->kPos));
-                     });
-      if (!splitsK)
-        return fail("split-K operands must split K into [split, chunk] "
-                    "just outside K, with the split tiled to 1");
-      int64_t chunk = expanded.getDimSize(op->kPos);
+      Value source = op->splitExpand.getSrc();
+      while (auto cast = source.getDefiningOp<memref::CastOp>())
+        source = cast.getSource();
+      op->root = source;
+      int64_t chunk = op->splitExpand.getResultType().getDimSize(op->kPos);
       if (kChunk && chunk != kChunk)
         return fail("both operands must split K into the same chunks");
       kChunk = chunk;

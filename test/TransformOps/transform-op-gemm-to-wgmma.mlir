@@ -346,3 +346,99 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A batched GEMM whose A is a reshape [4 * 256, 512] -> [4, 256, 512]: an
+// expand_shape that does not split K is a buffer like any other, read
+// through a 3-D tensor map (not split-K).
+
+// CHECK-LABEL: func.func @batched_reshape(
+//       CHECK:   %[[A:.*]] = memref.expand_shape
+//       CHECK:   %[[UA:.*]] = memref.cast %[[A]] : memref<4x256x512xbf16> to memref<*xbf16>
+//       CHECK:   nvgpu.tma.create.descriptor %[[UA]] box[%{{.*}}, %{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:     nvvm.wgmma.mma_async
+#id = affine_map<(b, m, n) -> (b, m, n)>
+func.func @batched_reshape(%a2: memref<1024x512xbf16>, %b: memref<4x512x256xbf16>, %c: memref<4x256x256xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.expand_shape %a2 [[0, 1], [2]] output_shape [4, 256, 512] : memref<1024x512xbf16> into memref<4x256x512xbf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c4)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[%bz, %m0, 0] [1, 128, 512] [1, 1, 1] : memref<4x256x512xbf16> to memref<1x128x512xbf16, strided<[131072, 512, 1], offset: ?>>
+    %sb = memref.subview %b[%bz, 0, %n0] [1, 512, 128] [1, 1, 1] : memref<4x512x256xbf16> to memref<1x512x128xbf16, strided<[131072, 256, 1], offset: ?>>
+    %sc = memref.subview %c[%bz, %m0, %n0] [1, 128, 128] [1, 1, 1] : memref<4x256x256xbf16> to memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>
+    %acc = memref.alloc() : memref<1x128x128xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<1x128x128xf32>)
+    linalg.batch_matmul ins(%sa, %sb : memref<1x128x512xbf16, strided<[131072, 512, 1], offset: ?>>, memref<1x512x128xbf16, strided<[131072, 256, 1], offset: ?>>)
+        outs(%acc : memref<1x128x128xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%acc : memref<1x128x128xf32>) outs(%sc : memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>) {
+    ^bb0(%v: f32, %o: bf16):
+      %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<1x128x128xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.batch_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An i1 output (a comparison after the GEMM): its 4-value chunks are not
+// whole bytes, so the epilogue stores element by element.
+
+// CHECK-LABEL: func.func @i1_output(
+//   CHECK-NOT:   vector.store %{{.*}} : memref<128x128xi1
+//       CHECK:   arith.cmpf ogt
+//       CHECK:   memref.store %{{.*}}, %{{.*}} : memref<128x128xi1, strided<[256, 1], offset: ?>>
+//   CHECK-NOT:   vector.store %{{.*}} : memref<128x128xi1
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @i1_output(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>, %c: memref<256x256xi1>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[%m0, 0] [128, 512] [1, 1] : memref<256x512xbf16> to memref<128x512xbf16, strided<[512, 1], offset: ?>>
+    %sb = memref.subview %b[0, %n0] [512, 128] [1, 1] : memref<512x256xbf16> to memref<512x128xbf16, strided<[256, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [128, 128] [1, 1] : memref<256x256xi1> to memref<128x128xi1, strided<[256, 1], offset: ?>>
+    %acc = memref.alloc() : memref<128x128xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x128xf32>)
+    linalg.matmul indexing_maps = [#mA, #mB, #mC] ins(%sa, %sb : memref<128x512xbf16, strided<[512, 1], offset: ?>>, memref<512x128xbf16, strided<[256, 1], offset: ?>>)
+        outs(%acc : memref<128x128xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<128x128xf32>) outs(%sc : memref<128x128xi1, strided<[256, 1], offset: ?>>) {
+    ^bb0(%v: f32, %o: i1):
+      %t = arith.cmpf ogt, %v, %zero : f32
+      linalg.yield %t : i1
+    }
+    memref.dealloc %acc : memref<128x128xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

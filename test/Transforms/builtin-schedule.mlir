@@ -38,6 +38,22 @@ func.func @long_k(%a: tensor<256x65536xf32>, %b: tensor<65536x256xf32>) -> tenso
 
 // -----
 
+// Huge K over a 32x32 f32 output: too small for the 128x128 tile (16
+// threads); the 32-row tile at 4x8 per thread, split 256 ways.
+// CHECK-LABEL: transform.named_sequence @long_k_small_d0
+//       CHECK:     transform.tune.knob<"block_m"> = 32
+//       CHECK:     transform.structured.split_reduction %{{.*}} {split_factor = 256 : i64}
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} {thread_tile = array<i64: 4, 8>}
+func.func @long_k_small(%a: tensor<32x262144xf32>, %b: tensor<262144x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<32x262144xf32>, tensor<262144x32xf32>) outs(%f : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
 // Narrower than 16 columns: tiles that divide the problem take the staged
 // (shared-memory) SIMT schedule; every tile size is a knob.
 // CHECK-LABEL: transform.named_sequence @skinny_d0

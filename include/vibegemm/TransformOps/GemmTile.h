@@ -199,8 +199,9 @@ evaluateEpilogue(OpBuilder &b, Location loc, const EpilogueChain &chain,
                  ArrayRef<Value> tileIndices, Value value);
 
 /// A pair (or more) of adjacent columns can be stored as one vector when
-/// the buffer's rows are contiguous along dimension `nPos` and every row
-/// starts aligned to `elements`.
+/// the buffer's rows are contiguous along dimension `nPos`, every row
+/// starts aligned to `elements`, and the vector is a power-of-two number of
+/// whole bytes.
 bool canStoreVectors(Value buffer, unsigned nPos, int64_t elements);
 
 /// Gives `launch` `threads` threads along x and `sharedBytes` of dynamic
