@@ -317,10 +317,7 @@ scf::ForOp BlockReduceBuilder::build() {
                               ValueRange{div(tid, 32), c(o)});
   }
   gpu::BarrierOp::create(b, loc);
-  // The epilogue's other operands (bias, residual views) may be defined
-  // between the GEMM and the last consumer.
-  if (!chain.ops.empty())
-    b.setInsertionPoint(chain.ops.back());
+  setEpilogueInsertionPoint(b, chain);
   emitEpilogue(table);
   eraseGemmAndEpilogue(b, gemm, chain);
   // More loads in flight per thread.

@@ -362,10 +362,7 @@ scf::ForOp FfmaBuilder::build() {
   };
   scf::ForOp loop =
       buildCpAsyncRing(b, loc, opt.stages, kTiles, init, issue, compute);
-  // The epilogue's other operands (bias, residual views) may be defined
-  // between the GEMM and the last consumer.
-  if (!chain.ops.empty())
-    b.setInsertionPoint(chain.ops.back());
+  setEpilogueInsertionPoint(b, chain);
   emitEpilogue(SmallVector<Value>(loop.getResults()));
   eraseGemmAndEpilogue(b, gemm, chain);
   return loop;

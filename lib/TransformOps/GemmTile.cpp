@@ -353,6 +353,12 @@ Value vibegemm::sharedTable(OpBuilder &b, Location loc, int64_t rows,
       bytes, arith::ConstantIndexOp::create(b, loc, 0), ValueRange{});
 }
 
+void vibegemm::setEpilogueInsertionPoint(OpBuilder &b,
+                                         const EpilogueChain &chain) {
+  if (!chain.ops.empty())
+    b.setInsertionPoint(chain.ops.back());
+}
+
 void vibegemm::eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
                                     const EpilogueChain &chain) {
   SmallVector<Operation *> dead(chain.ops.rbegin(), chain.ops.rend());

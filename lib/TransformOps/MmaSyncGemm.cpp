@@ -492,10 +492,7 @@ scf::ForOp MmaSyncBuilder::build() {
   };
   scf::ForOp loop =
       buildCpAsyncRing(b, loc, opt.stages, kTiles, init, issue, compute);
-  // The epilogue's other operands (bias, residual views) may be defined
-  // between the GEMM and the last consumer.
-  if (!chain.ops.empty())
-    b.setInsertionPoint(chain.ops.back());
+  setEpilogueInsertionPoint(b, chain);
   emitEpilogue(SmallVector<Value>(loop.getResults()));
 
   // The chain and the block-local buffers it ran through are gone.

@@ -798,10 +798,7 @@ scf::ForOp WgmmaBuilder::build() {
     loop = emitConsumer(kTiles);
   }
   gpu::BarrierOp::create(b, loc);
-  // The epilogue's other operands (bias, residual views) may be defined
-  // between the GEMM and the last consumer.
-  if (!chain.ops.empty())
-    b.setInsertionPoint(chain.ops.back());
+  setEpilogueInsertionPoint(b, chain);
   emitEpilogue();
   eraseGemmAndEpilogue(b, gemm, chain);
   return loop;

@@ -215,6 +215,11 @@ Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
 /// A `rows x cols` f32 table over the launch's dynamic shared memory.
 Value sharedTable(OpBuilder &b, Location loc, int64_t rows, int64_t cols);
 
+/// Puts `b` where the epilogue is emitted: before the chain's last op,
+/// since its other operands (bias, residual views) may be defined between
+/// the GEMM and it; where the GEMM is, without a chain.
+void setEpilogueInsertionPoint(OpBuilder &b, const EpilogueChain &chain);
+
 /// Erases the GEMM, its fill, the chain and the block-local buffers the
 /// chain ran through, once their values are stored.
 void eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
