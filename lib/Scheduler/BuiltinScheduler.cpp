@@ -219,13 +219,11 @@ bool wantsSplitK(const GemmProblem &p, const TensorCoreTiling &t,
 }
 
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits
-/// into whole K-tiles and each split keeps at least `minChunk` of K.
-void growSplitK(const GemmProblem &p, TensorCoreTiling &t, int64_t maxBlocks,
-                int64_t minChunk = 1024) {
+/// into whole K-tiles and each split keeps at least 1024 of K.
+void growSplitK(const GemmProblem &p, TensorCoreTiling &t, int64_t maxBlocks) {
   int64_t blocks = blockCount(p, t);
   while (blocks * t.splitK * 2 <= maxBlocks &&
-         p.k % (t.splitK * 2 * t.blockK) == 0 &&
-         p.k / (t.splitK * 2) >= minChunk)
+         p.k % (t.splitK * 2 * t.blockK) == 0 && p.k / (t.splitK * 2) >= 1024)
     t.splitK *= 2;
 }
 
