@@ -3,7 +3,7 @@
 // The transform dialect extension: op verification, effects and the
 // application of `transform.vibegemm.*` ops. The IR they build lives in
 // MmaSyncGemm.cpp, WgmmaGemm.cpp, FfmaGemm.cpp, BlockReduceGemm.cpp,
-// BlockSoftmax.cpp and AlignOperandRows.cpp.
+// BlockSoftmax.cpp, AlignOperandRows.cpp and GroupBlocks.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 #include "vibegemm/TransformOps/BlockReduceGemm.h"
 #include "vibegemm/TransformOps/BlockSoftmax.h"
 #include "vibegemm/TransformOps/FfmaGemm.h"
+#include "vibegemm/TransformOps/GroupBlocks.h"
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
 #include "vibegemm/TransformOps/WgmmaGemm.h"
 
@@ -222,6 +223,33 @@ DiagnosedSilenceableFailure transform::AlignOperandRowsOp::applyToOne(
   FailureOr<SmallVector<gpu::LaunchOp>> copies =
       vibegemm::alignOperandRows(rewriter, target, why);
   if (failed(copies)) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult transform::GroupBlocksOp::verify() {
+  if (getGroupAttr().getInt() < 1)
+    return emitOpError("group must be at least 1");
+  return success();
+}
+
+void transform::GroupBlocksOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GroupBlocksOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why = "the target is not a gpu.launch";
+  auto launch = dyn_cast<gpu::LaunchOp>(target);
+  if (!launch || failed(vibegemm::groupBlocks(rewriter, launch, getGroup(),
+                                              why))) {
     DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
     diag.attachNote(target->getLoc()) << "target op";
     return diag;

@@ -20,9 +20,11 @@ configuration is, by the built-in schedule's kernel op:
 
 - gemm_to_mma_sync: bm,bn,wm,wn,block_k,stages[,split_factor]
 - gemm_to_ffma: bm,bn,thread_m,thread_n,block_k,stages[,split_factor]
-- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor]
+- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group]]
 
-(a split factor only replaces one the built-in schedule already has).
+(a split factor only replaces one the built-in schedule already has, and 0
+leaves it; a group above 1 adds ``transform.vibegemm.group_blocks`` with
+that group on the GEMM's launch).
 Without any, CONFIGS (mma.sync) or FFMA_CONFIGS (f32) below, or
 TC_CONFIGS="cfg;cfg...".
 """
@@ -78,8 +80,12 @@ def variant(seq, cfg):
     seq = re.sub(r'knob<"block_n"> = \d+', f'knob<"block_n"> = {bn}', seq)
     if "gemm_to_wgmma" in seq:
         consumers, st = cfg[2:4]
-        if len(cfg) > 4:
+        if len(cfg) > 4 and cfg[4]:
             seq = re.sub(r"split_factor = \d+", f"split_factor = {cfg[4]}", seq)
+        if len(cfg) > 5 and cfg[5] > 1:
+            seq = re.sub(r"( *)(%\w+) = transform\.gpu\.map_forall_to_blocks [^\n]*\n",
+                         lambda m: m.group(0) + f"{m.group(1)}transform.vibegemm.group_blocks "
+                         f"{m.group(2)} {{group = {cfg[5]}}} : !transform.any_op\n", seq, count=1)
         return re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
                       rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64}}\3", seq)
     wm, wn, bk, st = cfg[2:6]

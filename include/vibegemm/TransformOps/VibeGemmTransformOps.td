@@ -372,4 +372,51 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
   }];
 }
 
+def GroupBlocksOp : Op<Transform_Dialect, "vibegemm.group_blocks",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Orders a launch's blocks in groups of rows along grid y, "
+                "so the blocks running together share operand panels in L2";
+  let description = [{
+    Takes a `gpu.launch` whose blocks each compute one output tile, tile
+    rows along grid y and columns along x (as the built-in schedules map
+    M and N). The GPU starts blocks in linear order, x fastest, so the 132
+    blocks resident at one time compute about one row of tiles and read all
+    of B. This op renumbers the x and y block ids the body reads (its
+    block-id arguments and every `gpu.block_id x`/`y` in it): the linear id
+    `x + gx * y` walks groups of `group` rows, y fastest within a group
+    (Triton's grouped order, `GROUP_SIZE_M`), so the resident blocks read
+    `group` row panels of A and about `132 / group` column panels of B. The
+    last group may hold fewer rows. The renumbering is a bijection of the
+    grid: every tile is still computed exactly once. z (batch, split) is
+    left alone.
+
+    Apply it after `transform.gpu.map_forall_to_blocks` and before or after
+    the kernel rewrite (`gemm_to_wgmma` and the others read the tile origins
+    from whatever the body computes). A `group` of 1, or a grid of one row,
+    leaves the order unchanged.
+
+    #### Return modes
+
+    Only reads the `target` handle and produces nothing. Emits a
+    silenceable failure, leaving the payload unchanged, when the target is
+    not a `gpu.launch` or its x or y grid size is not a constant.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<I64Attr, "8">:$group);
+  let assemblyFormat = [{
+    $target attr-dict `:` type($target)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // VIBEGEMM_TRANSFORM_OPS

@@ -1,0 +1,81 @@
+//===- GroupBlocks.cpp - Grouped block order of a launch (L2 reuse) -------===//
+//
+// Triton's grouped program order: the linear block id l = x + gx * y walks
+// groups of `group` rows; within a group y runs fastest, so the blocks that
+// run together read a few row panels of A and a few column panels of B
+// instead of one row of tiles and all of B.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/TransformOps/GroupBlocks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
+                                    gpu::LaunchOp launch, int64_t group,
+                                    std::string &why) {
+  std::optional<int64_t> gx = getConstantIntValue(launch.getGridSizeX());
+  std::optional<int64_t> gy = getConstantIntValue(launch.getGridSizeY());
+  if (!gx || !gy) {
+    why = "grouping blocks needs constant x and y grid sizes";
+    return failure();
+  }
+  // One row of blocks, or groups of one row: the order stays as it is.
+  if (group <= 1 || *gy == 1)
+    return success();
+
+  // What the body reads the block ids through.
+  gpu::KernelDim3 args = launch.getBlockIds();
+  SmallVector<Value> readsX = {args.x}, readsY = {args.y};
+  launch.getBody().walk([&](gpu::BlockIdOp id) {
+    if (id->getParentOfType<gpu::LaunchOp>() != launch)
+      return;
+    if (id.getDimension() == gpu::Dimension::x)
+      readsX.push_back(id.getResult());
+    else if (id.getDimension() == gpu::Dimension::y)
+      readsY.push_back(id.getResult());
+  });
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  Location loc = launch.getLoc();
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value linear = arith::AddIOp::create(
+      rewriter, loc, args.x, arith::MulIOp::create(rewriter, loc, args.y, c(*gx)));
+  Value perGroup = c(group * *gx);
+  Value first = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, linear, perGroup),
+      c(group));
+  // The last group may hold fewer rows.
+  Value rows = arith::MinUIOp::create(
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, c(*gy), first),
+      c(group));
+  Value inGroup = arith::RemUIOp::create(rewriter, loc, linear, perGroup);
+  Value y = arith::AddIOp::create(
+      rewriter, loc, first,
+      arith::RemUIOp::create(rewriter, loc, inGroup, rows));
+  Value x = arith::DivUIOp::create(rewriter, loc, inGroup, rows);
+
+  // The new ids are computed from the launch's arguments; every other read
+  // of the old ids takes them.
+  llvm::SmallPtrSet<Operation *, 16> remap(
+      {linear.getDefiningOp(), first.getDefiningOp(),
+       inGroup.getDefiningOp()});
+  remap.insert(linear.getDefiningOp()->getOperand(1).getDefiningOp());
+  auto replace = [&](Value old, Value now) {
+    rewriter.replaceUsesWithIf(old, now, [&](OpOperand &use) {
+      return !remap.contains(use.getOwner());
+    });
+  };
+  for (Value old : readsX)
+    replace(old, x);
+  for (Value old : readsY)
+    replace(old, y);
+  return success();
+}
