@@ -34,19 +34,22 @@ using namespace mlir;
 #include "vibegemm/TransformOps/VibeGemmTransformOps.cpp.inc"
 
 namespace {
-/// Both kernel rewrites consume the GEMM's handle and return the new K
-/// loop; a rewrite that does not fit leaves the payload as it was and says
-/// why, pointing at the GEMM.
-template <typename OpTy>
+/// A rewrite that does not fit leaves the payload as it was and says why,
+/// pointing at the target.
+DiagnosedSilenceableFailure refuse(transform::TransformOpInterface op,
+                                   Operation *target, const std::string &why) {
+  DiagnosedSilenceableFailure diag = op.emitSilenceableError() << why;
+  diag.attachNote(target->getLoc()) << "target op";
+  return diag;
+}
+
+/// The kernel rewrites consume the GEMM's handle and return the new K loop.
 DiagnosedSilenceableFailure
-finishRewrite(OpTy op, Operation *target, FailureOr<scf::ForOp> loop,
-              const std::string &why,
+finishRewrite(transform::TransformOpInterface op, Operation *target,
+              FailureOr<scf::ForOp> loop, const std::string &why,
               transform::ApplyToEachResultList &results) {
-  if (failed(loop)) {
-    DiagnosedSilenceableFailure diag = op.emitSilenceableError() << why;
-    diag.attachNote(target->getLoc()) << "target op";
-    return diag;
-  }
+  if (failed(loop))
+    return refuse(op, target, why);
   results.push_back(*loop);
   return DiagnosedSilenceableFailure::success();
 }
@@ -222,11 +225,8 @@ DiagnosedSilenceableFailure transform::AlignOperandRowsOp::applyToOne(
   std::string why;
   FailureOr<SmallVector<gpu::LaunchOp>> copies =
       vibegemm::alignOperandRows(rewriter, target, why);
-  if (failed(copies)) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
-    diag.attachNote(target->getLoc()) << "target op";
-    return diag;
-  }
+  if (failed(copies))
+    return refuse(*this, target, why);
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -248,12 +248,9 @@ DiagnosedSilenceableFailure transform::GroupBlocksOp::applyToOne(
     transform::TransformState &state) {
   std::string why = "the target is not a gpu.launch";
   auto launch = dyn_cast<gpu::LaunchOp>(target);
-  if (!launch || failed(vibegemm::groupBlocks(rewriter, launch, getGroup(),
-                                              why))) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError() << why;
-    diag.attachNote(target->getLoc()) << "target op";
-    return diag;
-  }
+  if (!launch ||
+      failed(vibegemm::groupBlocks(rewriter, launch, getGroup(), why)))
+    return refuse(*this, target, why);
   return DiagnosedSilenceableFailure::success();
 }
 
