@@ -54,6 +54,13 @@ finishRewrite(transform::TransformOpInterface op, Operation *target,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Ops that rewrite around their target and keep it valid.
+void readTargetModifyPayload(
+    OpOperand &target, SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(target, effects);
+  transform::modifiesPayload(effects);
+}
+
 void consumeTargetProduceLoop(
     OpOperand &target, ResultRange results,
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
@@ -214,8 +221,7 @@ DiagnosedSilenceableFailure transform::SoftmaxToBlockReduceOp::applyToOne(
 
 void transform::AlignOperandRowsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getTargetMutable(), effects);
-  transform::modifiesPayload(effects);
+  readTargetModifyPayload(getTargetMutable(), effects);
 }
 
 DiagnosedSilenceableFailure transform::AlignOperandRowsOp::applyToOne(
@@ -238,8 +244,7 @@ LogicalResult transform::GroupBlocksOp::verify() {
 
 void transform::GroupBlocksOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getTargetMutable(), effects);
-  transform::modifiesPayload(effects);
+  readTargetModifyPayload(getTargetMutable(), effects);
 }
 
 DiagnosedSilenceableFailure transform::GroupBlocksOp::applyToOne(
