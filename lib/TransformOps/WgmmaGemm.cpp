@@ -769,6 +769,12 @@ scf::ForOp WgmmaBuilder::build() {
     }
     nvgpu::TmaPrefetchOp::create(b, loc, lhs.descriptor, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, rhs.descriptor, Value());
+    // TMA completes transactions on the barriers through the async proxy:
+    // the initialised barriers are made visible to it before anyone waits
+    // (the CUDA programming guide's fence_proxy_async_shared_cta).
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   }
   gpu::BarrierOp::create(b, loc);
 

@@ -27,6 +27,8 @@
 // CHECK-COUNT-8:   nvgpu.mbarrier.init %[[BAR]]
 //       CHECK:     nvgpu.tma.prefetch.descriptor %[[DA]]
 //       CHECK:     nvgpu.tma.prefetch.descriptor %[[DB]]
+// The initialised barriers made visible to the async proxy (TMA).
+//  CHECK-NEXT:     nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 //       CHECK:     gpu.barrier
 // Producer: waits for a free slot from the second round on, then one A box
 // and two 64-column B boxes per K-tile, 32768 bytes expected.
