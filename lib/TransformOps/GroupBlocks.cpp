@@ -46,8 +46,9 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
-  Value linear = arith::AddIOp::create(
-      rewriter, loc, args.x, arith::MulIOp::create(rewriter, loc, args.y, c(*gx)));
+  auto rowStart = arith::MulIOp::create(rewriter, loc, args.y, c(*gx));
+  auto linearOp = arith::AddIOp::create(rewriter, loc, args.x, rowStart);
+  Value linear = linearOp;
   Value perGroup = c(group * *gx);
   Value first = arith::MulIOp::create(
       rewriter, loc, arith::DivUIOp::create(rewriter, loc, linear, perGroup),
@@ -62,15 +63,11 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
       arith::RemUIOp::create(rewriter, loc, inGroup, rows));
   Value x = arith::DivUIOp::create(rewriter, loc, inGroup, rows);
 
-  // The new ids are computed from the launch's arguments; every other read
-  // of the old ids takes them.
-  llvm::SmallPtrSet<Operation *, 16> remap(
-      {linear.getDefiningOp(), first.getDefiningOp(),
-       inGroup.getDefiningOp()});
-  remap.insert(linear.getDefiningOp()->getOperand(1).getDefiningOp());
+  // The new ids are computed from the launch's arguments (by the two ops
+  // above); every other read of the old ids takes them.
   auto replace = [&](Value old, Value now) {
     rewriter.replaceUsesWithIf(old, now, [&](OpOperand &use) {
-      return !remap.contains(use.getOwner());
+      return use.getOwner() != linearOp && use.getOwner() != rowStart;
     });
   };
   for (Value old : readsX)
