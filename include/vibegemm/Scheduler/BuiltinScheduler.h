@@ -34,6 +34,10 @@ struct TensorCoreTiling {
   /// into zero-padded buffers (`transform.vibegemm.align_operand_rows`), so
   /// TMA can read them.
   bool alignRows = false;
+  /// Blocks run in groups of this many rows of tiles
+  /// (`transform.vibegemm.group_blocks`), so the tiles in flight share
+  /// their A and B panels in L2; 1 keeps the launch's order.
+  int64_t groupRows = 1;
   /// Not a tensor-core path, but scheduled the same way: matrix-vector
   /// shapes (`transform.vibegemm.gemm_to_block_reduce`), one output per
   /// block (1x1 block tiles), `threads` threads splitting K.
