@@ -4,7 +4,9 @@
 // accumulators in registers. K-tiles of A and B are staged through a ring of
 // padded shared-memory buffers with 16-byte cp.async copies, fragments are
 // read with ldmatrix, and the elementwise epilogue runs on the registers
-// before the one store of the result.
+// before the one store of the result. f32 operands (TF32 or 3xTF32, when the
+// script asks) take m16n8k8 MMAs on fragments read element by element and
+// rounded with cvt.rna.tf32.f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -27,11 +31,8 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-/// Elements per 16-byte cp.async of a 16-bit type.
-constexpr int64_t kChunk = 8;
-/// Row padding of the shared-memory tiles, in elements (16 bytes): rows of
-/// an ldmatrix then fall in distinct banks.
-constexpr int64_t kPad = 8;
+/// Bytes per cp.async copy.
+constexpr int64_t kChunkBytes = 16;
 
 /// One GEMM operand (A or B) as the kernel stages it.
 struct StagedOperand {
@@ -45,10 +46,9 @@ struct StagedOperand {
   int64_t rows = 0, cols = 0; // shared tile in memory order, unpadded
   Value smem;        // memref<stages x rows x (cols + pad) x T, workgroup>
   bool aligned = true; // rows allow 16-byte cp.async (else register loads)
+  int64_t pad = 0;     // row padding in elements, so fragment reads are
+                       // conflict-free
 
-  int64_t chunksPerThread(int64_t threads) const {
-    return rows * cols / kChunk / threads;
-  }
 };
 
 /// Emits the kernel body in place of the contraction.
@@ -101,13 +101,25 @@ private:
   }
   /// Bytes of an operand's shared-memory ring.
   int64_t ringBytes(const StagedOperand &op) const {
-    return opt.stages * op.rows * (op.cols + kPad) *
+    return opt.stages * op.rows * (op.cols + op.pad) *
            (elementType.getIntOrFloatBitWidth() / 8);
   }
+
+  int64_t chunksPerThread(const StagedOperand &op) const {
+    return op.rows * op.cols / chunk / threads;
+  }
+  /// TF32 fragments of one k8 step, read element by element (ldmatrix
+  /// moves 16-bit pairs): for A, fragsM groups of four registers; for B,
+  /// fragsN groups of two. With 3xTF32 the remainders follow in `small`.
+  void loadTf32Fragments(StagedOperand &op, Value slot, int64_t kStep,
+                         bool isA, SmallVector<Value> &big,
+                         SmallVector<Value> &small);
 
   linalg::LinalgOp gemm;
   MmaSyncOptions opt;
   int64_t threads;
+  int64_t chunk = 8;  // elements per 16-byte copy
+  int64_t mmaK = 16; // K of one MMA
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   OutputMap output; // where output element (row, col) lives
@@ -127,9 +139,16 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     why = msg.str();
     return failure();
   };
-  FailureOr<BlockGemm> facts = analyseBlockGemm(gemm, "mma.sync", why);
+  bool tf32 = opt.precision != F32Precision::None;
+  FailureOr<BlockGemm> facts =
+      analyseBlockGemm(gemm, "mma.sync", why, /*allowF32=*/true);
   if (failed(facts))
     return failure();
+  if (facts->elementType.isF32() != tf32)
+    return fail(tf32 ? "f32_precision applies to f32 operands only"
+                     : "f32 operands take mma.sync only with f32_precision "
+                       "= \"tf32\" or \"3xtf32\" (both change accuracy; "
+                       "gemm_to_ffma keeps f32 accuracy)");
   launch = facts->launch;
   mDim = facts->mDim;
   nDim = facts->nDim;
@@ -138,7 +157,12 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
   numLoops = facts->numLoops;
   elementType = facts->elementType;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
-  ptxType = elementType.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  ptxType = tf32                   ? NVVM::MMATypes::tf32
+            : elementType.isF16() ? NVVM::MMATypes::f16
+                                  : NVVM::MMATypes::bf16;
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  chunk = kChunkBytes / elementBytes;
+  mmaK = tf32 ? 8 : 16;
 
   if (failed(checkUnitBatchTiles(gemm, batchDims, why)))
     return failure();
@@ -168,12 +192,16 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     // Along K a chunk must also end inside the view: a partial chunk would
     // add products from beyond it.
     auto memType = cast<MemRefType>(mem.getType());
-    op.aligned = rowsAligned(mem, kChunk) &&
+    op.aligned = rowsAligned(mem, chunk) &&
                  (!op.kContiguous || (!memType.isDynamicDim(*kPos) &&
-                                      memType.getDimSize(*kPos) % kChunk == 0));
+                                      memType.getDimSize(*kPos) % chunk == 0));
     op.rows = op.kContiguous ? op.outerTile : opt.blockK;
     op.cols = op.kContiguous ? opt.blockK : op.outerTile;
-    if (op.cols % kChunk || (op.rows * op.cols / kChunk) % threads)
+    // 16 bytes of padding put the 8 rows of an ldmatrix, or the rows a
+    // warp's [outer][k] TF32 reads touch, in distinct banks; TF32 reads of
+    // a [k][outer] tile take 32 bytes (four K rows, eight columns apart).
+    op.pad = (tf32 && !op.kContiguous ? 32 : 16) / elementBytes;
+    if (op.cols % chunk || (op.rows * op.cols / chunk) % threads)
       return fail(llvm::formatv("a {0}x{1} shared tile does not split into "
                                 "16-byte copies evenly over {2} threads",
                                 op.rows, op.cols, threads)
@@ -214,11 +242,11 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
 
 MmaSyncBuilder::Chunk MmaSyncBuilder::chunkAt(StagedOperand &op, Value kBase,
                                              int64_t i) {
-  int64_t chunksPerRow = op.cols / kChunk;
+  int64_t chunksPerRow = op.cols / chunk;
   Chunk chunk;
   Value index = add(tid, c(i * threads));
   chunk.row = div(index, chunksPerRow);
-  chunk.col = mul(rem(index, chunksPerRow), c(kChunk));
+  chunk.col = mul(rem(index, chunksPerRow), c(this->chunk));
   chunk.outer = op.kContiguous ? chunk.row : chunk.col;
   chunk.k = add(kBase, op.kContiguous ? chunk.col : chunk.row);
   return chunk;
@@ -235,19 +263,20 @@ void MmaSyncBuilder::issueCopies(StagedOperand &op, Value kTile, Value slot) {
   std::optional<int64_t> kStatic = getConstantIntValue(kSize);
   bool wholeKTiles = kStatic && *kStatic % opt.blockK == 0;
   Value kTileValid = wholeKTiles ? lt(kBase, kSize) : Value();
-  for (int64_t i = 0, e = op.chunksPerThread(threads); i < e; ++i) {
+  for (int64_t i = 0, e = chunksPerThread(op); i < e; ++i) {
     Chunk chunk = chunkAt(op, kBase, i);
     Value valid = fullTile ? Value() : lt(chunk.outer, op.outerSize);
     valid = both(valid, wholeKTiles ? kTileValid : lt(chunk.k, kSize));
     Value zero = c(0);
-    Value srcElements = arith::SelectOp::create(b, loc, valid, c(kChunk), zero);
+    Value srcElements =
+        arith::SelectOp::create(b, loc, valid, c(this->chunk), zero);
     SmallVector<Value> dims(numLoops);
     dims[op.outerDim] = arith::SelectOp::create(b, loc, valid, chunk.outer, zero);
     dims[op.kDim] = arith::SelectOp::create(b, loc, valid, chunk.k, zero);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.smem,
         ValueRange{slot, chunk.row, chunk.col}, op.mem,
-        indicesFor(op.map, dims), b.getIndexAttr(kChunk), srcElements,
+        indicesFor(op.map, dims), b.getIndexAttr(this->chunk), srcElements,
         b.getUnitAttr());
   }
 }
@@ -259,10 +288,10 @@ SmallVector<Value> MmaSyncBuilder::loadUnaligned(StagedOperand &op,
     return chunks;
   Value kBase = mul(kTile, c(opt.blockK));
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
-  for (int64_t i = 0, e = op.chunksPerThread(threads); i < e; ++i) {
+  for (int64_t i = 0, e = chunksPerThread(op); i < e; ++i) {
     Chunk chunk = chunkAt(op, kBase, i);
     SmallVector<Value> elements;
-    for (int64_t j = 0; j < kChunk; ++j) {
+    for (int64_t j = 0; j < this->chunk; ++j) {
       // The chunk runs along the contiguous dimension: K or the outer one.
       Value outer = op.kContiguous ? chunk.outer : add(chunk.outer, c(j));
       Value k = op.kContiguous ? add(chunk.k, c(j)) : chunk.k;
@@ -274,7 +303,7 @@ SmallVector<Value> MmaSyncBuilder::loadUnaligned(StagedOperand &op,
       elements.push_back(arith::SelectOp::create(b, loc, valid, v, zero));
     }
     chunks.push_back(vector::FromElementsOp::create(
-        b, loc, VectorType::get({kChunk}, elementType), elements));
+        b, loc, VectorType::get({this->chunk}, elementType), elements));
   }
   return chunks;
 }
@@ -330,6 +359,40 @@ SmallVector<Value> MmaSyncBuilder::loadFragments(StagedOperand &op, Value slot,
   return regs;
 }
 
+void MmaSyncBuilder::loadTf32Fragments(StagedOperand &op, Value slot,
+                                       int64_t kStep, bool isA,
+                                       SmallVector<Value> &big,
+                                       SmallVector<Value> &small) {
+  // Lane l holds outer l / 4 (+8: A's a1, a3) and k l % 4 (+4: A's a2, a3;
+  // B's b1) of its fragment (PTX ISA, m16n8k8 .tf32 fragments).
+  Value group = div(lane, 4), quad = rem(lane, 4);
+  Value warpBase = isA ? warpRow : warpCol;
+  int64_t frags = isA ? fragsM : fragsN, fragRows = isA ? 16 : 8;
+  auto i32 = b.getI32Type();
+  auto toTf32 = [&](Value x) -> Value {
+    return NVVM::ConvertFloatToTF32Op::create(
+        b, loc, i32, x, NVVM::FPRoundingMode::RNA, NVVM::SaturationMode::NONE,
+        /*relu=*/false);
+  };
+  for (int64_t f = 0; f < frags; ++f)
+    for (int64_t r = 0; r < (isA ? 4 : 2); ++r) {
+      int64_t outerOff = isA ? (r % 2) * 8 : 0;
+      int64_t kOff = isA ? (r / 2) * 4 : r * 4;
+      Value outer = add(warpBase, add(group, c(f * fragRows + outerOff)));
+      Value k = add(quad, c(kStep * 8 + kOff));
+      Value x = memref::LoadOp::create(
+          b, loc, op.smem,
+          ValueRange{slot, op.kContiguous ? outer : k,
+                     op.kContiguous ? k : outer});
+      Value hi = toTf32(x);
+      big.push_back(hi);
+      if (opt.precision != F32Precision::Tf32x3)
+        continue;
+      Value hiF32 = arith::BitcastOp::create(b, loc, b.getF32Type(), hi);
+      small.push_back(toTf32(arith::SubFOp::create(b, loc, x, hiF32)));
+    }
+}
+
 SmallVector<Value> MmaSyncBuilder::mma(ArrayRef<Value> a, ArrayRef<Value> bFrag,
                                        ArrayRef<Value> acc) {
   Type f32 = b.getF32Type();
@@ -339,7 +402,7 @@ SmallVector<Value> MmaSyncBuilder::mma(ArrayRef<Value> a, ArrayRef<Value> bFrag,
   std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
                                             NVVM::MMALayout::col};
   Value result = NVVM::MmaOp::create(b, loc, resultType, a, bFrag, acc,
-                                     ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+                                     ArrayRef<int64_t>{16, 8, mmaK}, std::nullopt,
                                      std::nullopt, types, layouts);
   SmallVector<Value> out;
   for (int64_t i = 0; i < 4; ++i)
@@ -423,7 +486,7 @@ scf::ForOp MmaSyncBuilder::build() {
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
                       smemSpace));
   auto view = [&](StagedOperand &op, int64_t offset) {
-    auto type = MemRefType::get({opt.stages, op.rows, op.cols + kPad},
+    auto type = MemRefType::get({opt.stages, op.rows, op.cols + op.pad},
                                 elementType, AffineMap(), smemSpace);
     op.smem = memref::ViewOp::create(b, loc, type, dynamicSmem, c(offset),
                                      ValueRange{});
@@ -472,21 +535,36 @@ scf::ForOp MmaSyncBuilder::build() {
     };
   };
   auto compute = [&](Value slot, SmallVector<Value> acc) {
-    for (int64_t kStep = 0; kStep < opt.blockK / 16; ++kStep) {
-      SmallVector<Value> aRegs = loadFragments(lhs, slot, kStep, true);
-      SmallVector<Value> bRegs = loadFragments(rhs, slot, kStep, false);
+    // acc += a * b over the warp's fragments; B registers come in pairs per
+    // fragment ((b0, b1) of fragment ni at 2 * ni).
+    auto mmaAll = [&](ArrayRef<Value> aRegs, ArrayRef<Value> bRegs) {
       for (int64_t mi = 0; mi < fragsM; ++mi)
         for (int64_t ni = 0; ni < fragsN; ++ni) {
-          // B registers come in pairs of fragments per ldmatrix.x4:
-          // (b0, b1) of fragment 2g, then (b0, b1) of 2g + 1.
-          ArrayRef<Value> bFrag = ArrayRef<Value>(bRegs).slice(ni * 2, 2);
           int64_t base = (mi * fragsN + ni) * 4;
           SmallVector<Value> updated =
-              mma(ArrayRef<Value>(aRegs).slice(mi * 4, 4), bFrag,
+              mma(aRegs.slice(mi * 4, 4), bRegs.slice(ni * 2, 2),
                   ArrayRef<Value>(acc).slice(base, 4));
           for (int64_t e = 0; e < 4; ++e)
             acc[base + e] = updated[e];
         }
+    };
+    for (int64_t step = 0; step < opt.blockK / mmaK; ++step) {
+      if (opt.precision == F32Precision::None) {
+        SmallVector<Value> aRegs = loadFragments(lhs, slot, step, true);
+        SmallVector<Value> bRegs = loadFragments(rhs, slot, step, false);
+        mmaAll(aRegs, bRegs);
+        continue;
+      }
+      SmallVector<Value> aBig, aSmall, bBig, bSmall;
+      loadTf32Fragments(lhs, slot, step, true, aBig, aSmall);
+      loadTf32Fragments(rhs, slot, step, false, bBig, bSmall);
+      // 3xTF32: the small cross terms first, so the big product lands on
+      // an accumulator that already holds them (CUTLASS's order).
+      if (opt.precision == F32Precision::Tf32x3) {
+        mmaAll(aSmall, bBig);
+        mmaAll(aBig, bSmall);
+      }
+      mmaAll(aBig, bBig);
     }
     return acc;
   };
@@ -495,12 +573,41 @@ scf::ForOp MmaSyncBuilder::build() {
   setEpilogueInsertionPoint(b, chain);
   emitEpilogue(SmallVector<Value>(loop.getResults()));
 
+  // The launch plan reads this to verify with TF32's tolerance; TF32 wins
+  // over 3xTF32 where one function holds both.
+  if (opt.precision != F32Precision::None)
+    if (auto func = gemm->getParentOfType<FunctionOpInterface>()) {
+      auto marked = func->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+      if (!marked || opt.precision == F32Precision::Tf32)
+        func->setAttr(kF32PrecisionAttr,
+                      b.getStringAttr(f32PrecisionName(opt.precision)));
+    }
+
   // The chain and the block-local buffers it ran through are gone.
   eraseGemmAndEpilogue(b, gemm, chain);
   return loop;
 }
 
 } // namespace
+
+std::optional<F32Precision> vibegemm::parseF32Precision(StringRef name) {
+  return llvm::StringSwitch<std::optional<F32Precision>>(name)
+      .Case("tf32", F32Precision::Tf32)
+      .Case("3xtf32", F32Precision::Tf32x3)
+      .Default(std::nullopt);
+}
+
+StringRef vibegemm::f32PrecisionName(F32Precision precision) {
+  switch (precision) {
+  case F32Precision::Tf32:
+    return "tf32";
+  case F32Precision::Tf32x3:
+    return "3xtf32";
+  case F32Precision::None:
+    break;
+  }
+  return "";
+}
 
 FailureOr<scf::ForOp> vibegemm::rewriteGemmAsMmaSync(RewriterBase &rewriter,
                                                   Operation *target,

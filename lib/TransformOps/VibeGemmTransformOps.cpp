@@ -79,6 +79,9 @@ LogicalResult transform::GemmToMmaSyncOp::verify() {
     return emitOpError("block_k must be a positive multiple of 16");
   if (getStages() < 2 || getStages() > 8)
     return emitOpError("stages must be between 2 and 8");
+  if (std::optional<StringRef> precision = getF32Precision();
+      precision && !vibegemm::parseF32Precision(*precision))
+    return emitOpError("f32_precision must be \"tf32\" or \"3xtf32\"");
   return success();
 }
 
@@ -97,6 +100,8 @@ DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
   options.warpsM = getWarps()[0];
   options.warpsN = getWarps()[1];
   options.stages = getStages();
+  if (std::optional<StringRef> precision = getF32Precision())
+    options.precision = *vibegemm::parseF32Precision(*precision);
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsMmaSync(rewriter, target, options, why);

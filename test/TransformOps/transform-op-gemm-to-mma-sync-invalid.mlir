@@ -22,8 +22,35 @@ func.func @f32_operands(%a: memref<32x64xf32>, %b: memref<32x64xf32>, %c: memref
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{mma.sync needs f16 or bf16 operands and an f32 accumulator}}
+    // expected-error @below {{f32 operands take mma.sync only with f32_precision = "tf32" or "3xtf32" (both change accuracy; gemm_to_ffma keeps f32 accuracy)}}
     %loop = transform.vibegemm.gemm_to_mma_sync %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// f32_precision on 16-bit operands is refused: it names a conversion of f32.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @precision_on_bf16(%a: memref<32x64xbf16>, %b: memref<32x64xbf16>, %c: memref<32x32xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%a, %b : memref<32x64xbf16>, memref<32x64xbf16>) outs(%c : memref<32x32xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{f32_precision applies to f32 operands only}}
+    %loop = transform.vibegemm.gemm_to_mma_sync %mm {f32_precision = "tf32"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
@@ -49,7 +76,7 @@ func.func @f16_accumulator(%a: memref<32x64xf16>, %b: memref<32x64xf16>, %c: mem
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{mma.sync needs f16 or bf16 operands and an f32 accumulator}}
+    // expected-error @below {{mma.sync needs f16, bf16 or f32 operands and an f32 accumulator}}
     %loop = transform.vibegemm.gemm_to_mma_sync %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -720,6 +747,17 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{the 8-stage ring needs 557056 bytes of shared memory (at most 232448)}}
     %loop = transform.vibegemm.gemm_to_mma_sync %mm {block_k = 128, stages = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'transform.vibegemm.gemm_to_mma_sync' op f32_precision must be "tf32" or "3xtf32"}}
+    %loop = transform.vibegemm.gemm_to_mma_sync %mm {f32_precision = "bf16x3"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

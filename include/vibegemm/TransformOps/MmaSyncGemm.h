@@ -2,7 +2,8 @@
 //
 // Builds the tensor-core body behind `transform.vibegemm.gemm_to_mma_sync`:
 // cp.async staging, ldmatrix fragments, m16n8k16 mma.sync with f32
-// accumulators in registers and the elementwise epilogue in registers.
+// accumulators in registers and the elementwise epilogue in registers; for
+// f32 operands, on request only, m16n8k8 TF32 or split 3xTF32 MMAs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,14 +13,36 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::vibegemm {
+
+/// How f32 operands reach the tensor cores. Both change accuracy, so
+/// neither is ever chosen for the user: f32 GEMMs otherwise take FFMA.
+enum class F32Precision {
+  /// f16/bf16 operands: no conversion.
+  None,
+  /// Each operand rounded to TF32 (10-bit mantissa, cvt.rna): one MMA.
+  Tf32,
+  /// Each operand split into a TF32 value and a TF32 remainder; three MMAs
+  /// (small*big, big*small, big*big) recover about f32 accuracy.
+  Tf32x3,
+};
+
+/// "tf32" and "3xtf32" as written in scripts and plans.
+std::optional<F32Precision> parseF32Precision(llvm::StringRef name);
+llvm::StringRef f32PrecisionName(F32Precision precision);
+
+/// The attribute the rewrite puts on the function holding the kernel, so
+/// the launch plan records the looser tolerance its results need.
+constexpr llvm::StringLiteral kF32PrecisionAttr = "vibegemm.f32_precision";
 
 struct MmaSyncOptions {
   int64_t blockK = 32;
   int64_t warpsM = 2, warpsN = 2;
   int64_t stages = 3;
+  F32Precision precision = F32Precision::None;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,

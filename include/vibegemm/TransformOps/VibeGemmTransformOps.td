@@ -47,13 +47,28 @@ def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
       block (bias, activations, scale, residual, truncation, chains of them)
       are applied to the registers before the single store; block-local
       intermediate buffers disappear.
+    - f32 operands take this path only with `f32_precision`, because both
+      modes change accuracy (`gemm_to_ffma` keeps f32's):
+      - `"tf32"`: each operand element is rounded to TF32 (`cvt.rna`, 10-bit
+        mantissa) and the MMAs are `m16n8k8` `.tf32`; expect relative
+        errors near 1e-3.
+      - `"3xtf32"`: each element is split into a TF32 value and a TF32
+        remainder, and three MMAs (small x big, big x small, big x big)
+        recover about f32 accuracy at a third of TF32's rate.
+      f32 fragments are read from shared memory element by element
+      (`ldmatrix` moves 16-bit pairs); rows are padded by 16 bytes, or 32
+      for tiles stored [k][m] or [k][n], so a warp's reads hit distinct
+      banks. The rewrite marks the enclosing function with
+      `vibegemm.f32_precision`, and the launch plan carries it, so the
+      runtime verifies with TF32's tolerance only where TF32 was asked for.
 
     #### Return modes
 
     Consumes the `target` handle and produces a handle to the new K loop
     (`scf.for`). Emits a silenceable failure, leaving the payload unchanged,
     when the target is not such a contraction, is not inside a `gpu.launch`,
-    has element types other than f16/bf16 -> f32, copies that do not split
+    has element types other than f16/bf16 -> f32 (or f32 -> f32 with
+    `f32_precision`), `f32_precision` on 16-bit operands, copies that do not split
     evenly over the threads, a ring larger than 227 KiB of shared memory, a
     warp tile needing more than 256 accumulator registers, or a consumer that
     is not an elementwise generic.
@@ -62,7 +77,8 @@ def GemmToMmaSyncOp : Op<Transform_Dialect, "vibegemm.gemm_to_mma_sync",
   let arguments = (ins TransformHandleTypeInterface:$target,
                    DefaultValuedAttr<I64Attr, "32">:$block_k,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{2, 2}">:$warps,
-                   DefaultValuedAttr<I64Attr, "3">:$stages);
+                   DefaultValuedAttr<I64Attr, "3">:$stages,
+                   OptionalAttr<StrAttr>:$f32_precision);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{
