@@ -75,6 +75,8 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   p.transposeB = mapB.getDimPosition(mapB.getNumResults() - 1) == dims->k[0];
   if (auto fuse = dispatch->getAttrOfType<BoolAttr>(kFuseEpiloguesAttr))
     p.fuseEpilogues = fuse.getValue();
+  if (auto precision = dispatch->getAttrOfType<StringAttr>(kF32PrecisionAttr))
+    p.f32Precision = precision.str();
   dispatch.walk([&](Operation *op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
     if (!role)
@@ -98,6 +100,8 @@ std::string vibegemm::computeSignature(func::FuncOp dispatch) {
     os << p->m << "x" << p->n << "x" << p->k << "_" << typeName(p->lhsType)
        << "_" << typeName(p->accType) << "_" << (p->transposeA ? "T" : "N")
        << (p->transposeB ? "T" : "N") << "_e" << p->epilogueOps;
+    if (!p->f32Precision.empty())
+      os << "_" << p->f32Precision;
   }
   // The hash covers the body in generic form, independent of names and
   // locations, so identical dispatches in different models share a key.

@@ -17,6 +17,7 @@ constexpr int kOpN = 0, kOpT = 1;
 constexpr int kCudaR32F = 0, kCudaR16F = 2, kCudaR16BF = 14;
 // CUBLAS_COMPUTE_32F: float32 accumulation; TF32 only if the math mode asks.
 constexpr int kComputeF32 = 68;
+constexpr int kComputeF32FastTf32 = 77; // CUBLAS_COMPUTE_32F_FAST_TF32
 constexpr int kGemmDefault = -1;
 
 int cudaDataType(DType type) {
@@ -86,7 +87,8 @@ Cublas *Cublas::load(std::string &whyNot) {
 
 std::string Cublas::run(const PlanGemm &g, DType inType, DType outType,
                         cuda::CUdeviceptr a, cuda::CUdeviceptr b,
-                        cuda::CUdeviceptr c, cuda::CUstream stream) const {
+                        cuda::CUdeviceptr c, cuda::CUstream stream,
+                        bool tf32) const {
   int aType = cudaDataType(inType), cType = cudaDataType(outType);
   if (aType < 0 || cType < 0)
     return std::string("cuBLAS reference does not support ") +
@@ -103,7 +105,7 @@ std::string Cublas::run(const PlanGemm &g, DType inType, DType outType,
       handle, opB, opA, g.n, g.m, g.k, &alpha, reinterpret_cast<void *>(b),
       aType, ldb, g.k * g.n, reinterpret_cast<void *>(a), aType, lda,
       g.m * g.k, &beta, reinterpret_cast<void *>(c), cType, g.n, g.m * g.n,
-      g.batch, kComputeF32, kGemmDefault);
+      g.batch, tf32 ? kComputeF32FastTf32 : kComputeF32, kGemmDefault);
   if (status)
     return "cublasGemmStridedBatchedEx failed with status " +
            std::to_string(status);

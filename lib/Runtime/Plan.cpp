@@ -53,6 +53,10 @@ const char *mlir::vibegemm::runtime::dtypeName(DType type) {
   return "?";
 }
 
+double mlir::vibegemm::runtime::precisionTolerance(F32Precision precision) {
+  return precision == F32Precision::Tf32 ? 5e-3 : 1e-4;
+}
+
 double mlir::vibegemm::runtime::dtypeTolerance(DType type) {
   switch (type) {
   case DType::F64:
@@ -113,6 +117,16 @@ public:
     plan.function = root->getString("function").value_or("").str();
     plan.dispatch = root->getString("dispatch").value_or("").str();
     plan.target = root->getString("target").value_or("").str();
+    if (std::optional<llvm::StringRef> precision =
+            root->getString("f32_precision")) {
+      if (*precision == "tf32")
+        plan.f32Precision = F32Precision::Tf32;
+      else if (*precision == "3xtf32")
+        plan.f32Precision = F32Precision::Tf32x3;
+      else
+        return fail("\"f32_precision\" must be \"tf32\" or \"3xtf32\", not \"" +
+                    precision->str() + "\"");
+    }
     if (std::optional<double> flops = root->getNumber("flops"))
       plan.flops = *flops;
 

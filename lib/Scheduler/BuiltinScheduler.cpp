@@ -365,6 +365,43 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   return finishBlockTiling(p, target, t);
 }
 
+/// f32 operands where the user allowed TF32 (the dispatch's
+/// `vibegemm.f32_precision`): the mma.sync kernel with m16n8k8 TF32 MMAs.
+/// f32 tiles take twice the shared memory of bf16 ones, so the widest tile
+/// is 128x128 (64x64 warp tiles) with block_k 32 in three stages (about
+/// 107 KiB); smaller tiles fill the chip on smaller problems, as on the
+/// bf16 path, and split-K serves huge K.
+std::optional<TensorCoreTiling> chooseTf32Tiling(const GemmProblem &p,
+                                                 const TargetInfo &target) {
+  if (p.f32Precision.empty() || !p.lhsType.isF32() || !p.rhsType.isF32() ||
+      !p.accType.isF32() || p.m < 16 || p.n < 16)
+    return std::nullopt;
+  struct Shape {
+    int64_t bm, bn, wm, wn;
+  };
+  const Shape shapes[] = {{128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
+  Shape pick = shapes[2];
+  for (const Shape &s : shapes)
+    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
+                             llvm::divideCeil(p.n, s.bn)) >= target.smCount) {
+      pick = s;
+      break;
+    }
+  if (p.m <= 16)
+    pick = {16, 64, 1, 4};
+  else if (p.m <= 32)
+    pick = {32, 64, 2, 2};
+  TensorCoreTiling t;
+  t.blockM = pick.bm;
+  t.blockN = pick.bn;
+  t.warpsM = pick.wm;
+  t.warpsN = pick.wn;
+  t.blockK = 32;
+  t.stages = 3;
+  t.f32Precision = p.f32Precision;
+  return finishBlockTiling(p, target, t);
+}
+
 /// The CUDA-core path for f32 operands accumulating in f32 (no TF32): FFMA
 /// register tiles fed by a cp.async ring. The block tile is the largest
 /// that still gives about one wave of blocks; decode-like M gets short
@@ -465,6 +502,8 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   t.tensorCore = chooseBlockReduceTiling(problem);
   if (!t.tensorCore)
     t.tensorCore = chooseTensorCoreTiling(problem, target);
+  if (!t.tensorCore)
+    t.tensorCore = chooseTf32Tiling(problem, target);
   if (!t.tensorCore)
     t.tensorCore = chooseFfmaTiling(problem, target);
   return t;
@@ -924,8 +963,13 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
   else
     os << llvm::formatv(
         "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
-        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}} : {4}\n",
-        t.blockK, t.warpsM, t.warpsN, t.stages, anyOp);
+        "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}{4}} : "
+        "{5}\n",
+        t.blockK, t.warpsM, t.warpsN, t.stages,
+        t.f32Precision.empty()
+            ? std::string()
+            : ", f32_precision = \"" + t.f32Precision + "\"",
+        anyOp);
 }
 
 std::string writeTensorCoreSchedule(const GemmProblem &problem,
@@ -967,9 +1011,13 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   else
     os << llvm::formatv(
         "  // Tensor-core schedule: {0}x{1} block tiles, {2}x{3} warps of "
-        "m16n8k16 mma.sync,\n  // K steps of {4} through a {5}-stage "
+        "{6} mma.sync,\n  // K steps of {4} through a {5}-stage "
         "cp.async ring, epilogue on registers.\n",
-        t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages);
+        t.blockM, t.blockN, t.warpsM, t.warpsN, t.blockK, t.stages,
+        t.f32Precision.empty()
+            ? std::string("m16n8k16")
+            : "m16n8k8 " + t.f32Precision + " (f32 operands; the user "
+                                            "allowed " + t.f32Precision + ")");
   StringRef tileOptions = t.blockReduce ? "1" : "16, 32, 64, 128, 256";
   knob("block_m", t.blockM, tileOptions);
   knob("block_n", t.blockN, tileOptions);

@@ -78,6 +78,8 @@ public:
                             {"launches", std::move(launches)}};
     if (func->hasAttr("vibegemm.dispatch"))
       plan["dispatch"] = func.getSymName().str();
+    if (!f32Precision.empty())
+      plan["f32_precision"] = f32Precision;
     return plan;
   }
 
@@ -89,6 +91,10 @@ private:
   }
 
   LogicalResult walk(func::FuncOp func) {
+    // TF32 is the loosest: it wins over 3xTF32 where dispatches differ.
+    if (auto precision = func->getAttrOfType<StringAttr>(kF32PrecisionAttr))
+      if (f32Precision.empty() || precision.getValue() == "tf32")
+        f32Precision = precision.getValue().str();
     for (Operation &op : func.getBody().getOps()) {
       // A reshape of a whole row-major buffer (split-K views K as
       // [split, K / split]) is the same buffer to a kernel taking pointers.
@@ -278,6 +284,7 @@ private:
   llvm::DenseMap<Value, std::string> names;
   llvm::json::Array buffers, launches;
   int numScratch = 0, numTemps = 0;
+  std::string f32Precision; // "", "tf32" or "3xtf32"
 };
 
 } // namespace

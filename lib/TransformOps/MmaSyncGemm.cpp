@@ -12,6 +12,7 @@
 
 #include "vibegemm/TransformOps/MmaSyncGemm.h"
 #include "vibegemm/TransformOps/GemmTile.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -26,7 +26,9 @@ public:
 
   void runOnOperation() override {
     OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(createVibeGemmFormDispatchesPass());
+    VibeGemmFormDispatchesPassOptions formOptions;
+    formOptions.f32Precision = f32Precision;
+    pm.addPass(createVibeGemmFormDispatchesPass(formOptions));
     pm.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
     pm.addPass(createVibeGemmBuiltinSchedulePass({target}));
     pm.addPass(createVibeGemmApplySchedulesPass());

@@ -63,6 +63,13 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (f32Precision != "ieee" && f32Precision != "tf32" &&
+        f32Precision != "3xtf32") {
+      emitError(module.getLoc(), "f32-precision must be ieee, tf32 or "
+                                 "3xtf32, not '")
+          << f32Precision << "'";
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> funcs;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func->hasAttr(kDispatchAttr) && !func->hasAttr(kIgnoreAttr) &&
@@ -253,6 +260,10 @@ private:
     dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
     if (group.back() != root.getOperation())
       dispatch->setAttr(kFuseEpiloguesAttr, builder.getBoolAttr(fuseEpilogues));
+    if (f32Precision != "ieee" &&
+        getElementTypeOrSelf(root.getDpsInputs()[0].getType()).isF32() &&
+        getElementTypeOrSelf(root.getDpsInputs()[1].getType()).isF32())
+      dispatch->setAttr(kF32PrecisionAttr, builder.getStringAttr(f32Precision));
     dispatch->setAttr(kFusionAttr, builder.getStrArrayAttr(llvm::map_to_vector(
                                        group, [](Operation *op) -> StringRef {
                                          return op->getName().getStringRef();

@@ -51,6 +51,25 @@ namespace json = llvm::json;
 namespace llm = mlir::vibegemm::llm;
 
 namespace {
+/// A script may use TF32 only as far as the user allowed: the kernel
+/// rewrite marks the function with the precision it used (TF32 over
+/// 3xTF32), so any change to the dispatch's mark is an overreach. Returns
+/// why, or "".
+std::string precisionOverreach(func::FuncOp dispatch, func::FuncOp applied) {
+  auto allowed = dispatch->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+  auto used = applied->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+  if (!used || allowed == used)
+    return "";
+  return ("the script puts f32 operands on TF32 tensor cores (f32_precision "
+          "= \"" + used.getValue() + "\"), which changes accuracy; this "
+          "compile allows " +
+          (allowed ? "f32_precision = \"" + allowed.getValue().str() + "\""
+                   : std::string("IEEE f32 only (f32-precision=ieee)")))
+      .str();
+}
+} // namespace
+
+namespace {
 
 /// What the run learned about one dispatch, for report.json.
 struct DispatchRecord {
@@ -353,7 +372,9 @@ public:
     // Form dispatches and write the built-in schedules. Input the compiler
     // rejects is reported here once, not also as a reference failure.
     OpPassManager front(ModuleOp::getOperationName());
-    front.addPass(createVibeGemmFormDispatchesPass());
+    VibeGemmFormDispatchesPassOptions formOptions;
+    formOptions.f32Precision = f32Precision;
+    front.addPass(createVibeGemmFormDispatchesPass(formOptions));
     front.addPass(createVibeGemmBuiltinSchedulePass({target}));
     if (failed(runPipeline(front, module)))
       return signalPassFailure();
@@ -666,7 +687,11 @@ private:
         status = "parse-error";
       else if (failed(runPipeline(apply, work)))
         status = "apply-error";
-      else if (failed(runPipeline(lower, work)))
+      else if (std::string why = precisionOverreach(dispatch, copy);
+               !why.empty()) {
+        status = "apply-error";
+        firstError = why;
+      } else if (failed(runPipeline(lower, work)))
         status = "lowering-error";
     }
     std::string ptx;

@@ -102,6 +102,34 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
               "\"verify_scale\" must be in (0, 1]");
   expectError("\"dtype\": \"f32\"}", "\"dtype\": \"f32\", \"verify_scale\": 0.5}",
               "on an input");
+  expectError("\"target\": \"sm_90\"",
+              "\"target\": \"sm_90\", \"f32_precision\": \"fp8\"",
+              "\"f32_precision\" must be \"tf32\" or \"3xtf32\"");
+}
+
+TEST_F(PlanTest, ReadsF32PrecisionAndItsTolerance) {
+  llvm::Expected<Plan> ieee = parse(kGood);
+  ASSERT_TRUE(static_cast<bool>(ieee)) << llvm::toString(ieee.takeError());
+  EXPECT_EQ(ieee->f32Precision, F32Precision::Ieee);
+  for (auto [name, precision] :
+       {std::pair{"tf32", F32Precision::Tf32},
+        std::pair{"3xtf32", F32Precision::Tf32x3}}) {
+    std::string text = kGood;
+    std::string from = "\"target\": \"sm_90\"";
+    text.replace(text.find(from), from.size(),
+                 from + ", \"f32_precision\": \"" + name + "\"");
+    llvm::Expected<Plan> plan = parse(text);
+    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+    EXPECT_EQ(plan->f32Precision, precision) << name;
+  }
+  // TF32 alone loosens f32's tolerance; 3xTF32 must meet f32's.
+  EXPECT_EQ(precisionTolerance(F32Precision::Ieee), dtypeTolerance(DType::F32));
+  EXPECT_EQ(precisionTolerance(F32Precision::Tf32x3),
+            dtypeTolerance(DType::F32));
+  EXPECT_GT(precisionTolerance(F32Precision::Tf32),
+            dtypeTolerance(DType::F32));
+  EXPECT_LT(precisionTolerance(F32Precision::Tf32),
+            dtypeTolerance(DType::BF16));
 }
 
 TEST_F(PlanTest, ReadsVerifyScaleOnInputs) {

@@ -39,6 +39,11 @@ inline constexpr llvm::StringLiteral kRoleAttr = "vibegemm.role";
 /// (which two correct kernels may take differently) would change the
 /// softmax's output by tens of percent.
 inline constexpr llvm::StringLiteral kVerifyScaleAttr = "vibegemm.verify_scale";
+/// "tf32" or "3xtf32" on a function whose kernels take f32 operands through
+/// TF32 tensor cores (set by gemm_to_mma_sync); the launch plan carries it so
+/// the runtime verifies with the tolerance the user accepted.
+inline constexpr llvm::StringLiteral kF32PrecisionAttr =
+    "vibegemm.f32_precision";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
 /// Name of the module holding the transform scripts.
@@ -55,6 +60,9 @@ struct GemmProblem {
   bool hasSoftmax = false;
   /// The dispatch's `vibegemm.fuse_epilogues` decision.
   bool fuseEpilogues = true;
+  /// The dispatch's `vibegemm.f32_precision` ("tf32", "3xtf32"; empty:
+  /// f32 must stay f32).
+  std::string f32Precision;
 
 
   double flops() const { return 2.0 * batch * m * n * k; }

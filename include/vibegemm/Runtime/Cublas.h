@@ -22,10 +22,13 @@ public:
   static Cublas *load(std::string &whyNot);
 
   /// Runs the row-major GEMM `gemm` on `stream`: A and B of `inType`, C of
-  /// `outType`, float32 accumulation without TF32. Returns "" or an error.
+  /// `outType`, float32 accumulation, without TF32 unless `tf32` (the
+  /// yardstick for kernels the user asked to use TF32). Returns "" or an
+  /// error.
   std::string run(const PlanGemm &gemm, DType inType, DType outType,
                   cuda::CUdeviceptr a, cuda::CUdeviceptr b,
-                  cuda::CUdeviceptr c, cuda::CUstream stream) const;
+                  cuda::CUdeviceptr c, cuda::CUstream stream,
+                  bool tf32 = false) const;
 
   /// "libcublas.so.13" or whichever file was opened.
   const std::string &library() const { return libraryName; }

@@ -28,6 +28,15 @@ const char *dtypeName(DType type);
 /// element type: f32 1e-4, f16/bf16 1e-2, integers exact.
 double dtypeTolerance(DType type);
 
+/// How the plan's f32 GEMMs use tensor cores, as the compiler recorded it
+/// (`"f32_precision"`): IEEE f32 arithmetic unless the user asked for TF32.
+enum class F32Precision { Ieee, Tf32, Tf32x3 };
+/// Tolerance for f32 results computed in `precision`: 3xTF32 keeps f32's
+/// 1e-4; TF32 rounds operands to 11 significant bits (unit roundoff
+/// 2^-11 = 4.9e-4), so 5e-3, ten times that, as bf16's 1e-2 is about
+/// 2.5 times its 3.9e-3.
+double precisionTolerance(F32Precision precision);
+
 struct PlanBuffer {
   enum class Kind { Input, Output, Temp, Scratch };
   std::string name;
@@ -82,6 +91,7 @@ struct PlanGemm {
 struct Plan {
   std::string path, dir;
   std::string function, dispatch, target;
+  F32Precision f32Precision = F32Precision::Ieee;
   std::vector<PlanBuffer> buffers;
   std::vector<PlanLaunch> launches;
   double flops = 0;

@@ -48,6 +48,9 @@ struct TensorCoreTiling {
   /// thread; the warp fields are unused.
   bool ffma = false;
   int64_t threadM = 8, threadN = 8;
+  /// f32 operands on the mma.sync path: "tf32" or "3xtf32", only where the
+  /// dispatch allows it (`vibegemm.f32_precision`).
+  std::string f32Precision;
 
   /// The name report.json and the script's comment give the path.
   llvm::StringRef kindName() const {

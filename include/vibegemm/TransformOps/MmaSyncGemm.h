@@ -34,10 +34,6 @@ enum class F32Precision {
 std::optional<F32Precision> parseF32Precision(llvm::StringRef name);
 llvm::StringRef f32PrecisionName(F32Precision precision);
 
-/// The attribute the rewrite puts on the function holding the kernel, so
-/// the launch plan records the looser tolerance its results need.
-constexpr llvm::StringLiteral kF32PrecisionAttr = "vibegemm.f32_precision";
-
 struct MmaSyncOptions {
   int64_t blockK = 32;
   int64_t warpsM = 2, warpsN = 2;

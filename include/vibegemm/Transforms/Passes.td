@@ -91,6 +91,10 @@ def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
            "GPU architecture (sm_80, sm_90, sm_90a)">,
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
            "LLVM optimisation level for device code">,
+    Option<"f32Precision", "f32-precision", "std::string",
+           /*default=*/"\"ieee\"",
+           "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "
+           "vibegemm-form-dispatches; TF32 changes accuracy)">,
   ];
 }
 
@@ -140,6 +144,13 @@ def VibeGemmFormDispatchesPass
 
     Functions marked `vibegemm.ignore` are left alone.
 
+    `f32-precision=tf32` or `3xtf32` marks dispatches whose GEMM has f32
+    operands with `vibegemm.f32_precision`: the user accepts that accuracy
+    there, so schedules may put those GEMMs on TF32 tensor cores. The mark
+    is part of the dispatch's signature (its tuning-database key), and the
+    launch plan carries it to the runtime's tolerance. By default (`ieee`)
+    nothing is marked and f32 stays f32.
+
     Refused with an error at the offending op: dynamic shapes, f64 and other
     unsupported element types, convolutions, absurd sizes, and modules with
     no GEMM.
@@ -149,6 +160,10 @@ def VibeGemmFormDispatchesPass
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run elementwise consumers in the GEMM's kernel (recorded as "
            "vibegemm.fuse_epilogues on each dispatch)">,
+    Option<"f32Precision", "f32-precision", "std::string",
+           /*default=*/"\"ieee\"",
+           "ieee|tf32|3xtf32: what f32 GEMMs may use (TF32 changes "
+           "accuracy, so it is never chosen unasked)">,
     Option<"maxDim", "max-dim", "int64_t", /*default=*/"16777216",
            "Largest extent accepted for any tensor dimension">,
     Option<"maxTensorBytes", "max-tensor-bytes", "int64_t",
@@ -251,6 +266,10 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            "Candidates per round">,
     Option<"measure", "measure", "std::string", /*default=*/"\"auto\"",
            "auto|on|off: measure candidates on a GPU">,
+    Option<"f32Precision", "f32-precision", "std::string",
+           /*default=*/"\"ieee\"",
+           "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "
+           "vibegemm-form-dispatches; TF32 changes accuracy)">,
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "GPU architecture (sm_80, sm_90, sm_90a)">,
     Option<"artifactsDir", "artifacts-dir", "std::string", /*default=*/"\"\"",
