@@ -106,7 +106,7 @@ def cmd_compile(args):
     def one(p):
         rec = vibegemm_side.compile_problem(
             p, problems.mlir(p), os.path.join(args.out, p.name), opt, args.timeout,
-            args.target)
+            args.target, args.f32_precision)
         extra = f": {rec.get('first_error')}" if rec["status"] != "ok" else f" -> {rec.get('plan')}"
         log(f"{p.name}: {rec['status']} in {rec['seconds']:.1f} s{extra}")
         return rec
@@ -267,6 +267,9 @@ def main(argv=None):
                    help="GPU architecture (default sm_90a: the H100/H200's wgmma path; "
                         "sm_90 for portable PTX)")
     c.add_argument("--jobs", "-j", type=int, default=1, help="compiles at a time (1)")
+    c.add_argument("--f32-precision", default="ieee", choices=["ieee", "tf32", "3xtf32"],
+                   help="what f32 GEMMs may use (default ieee; TF32 changes accuracy, "
+                        "and vibegemm-run then races cuBLAS in TF32)")
     c.set_defaults(fn=cmd_compile)
 
     r = sub.add_parser("run", help="time vibegemm, cuBLAS, eager, torch.compile (GPU)")

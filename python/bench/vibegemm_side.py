@@ -84,7 +84,8 @@ def find_plan(artifacts, function):
     return None, "several dispatch plans and no whole-function plan: " + ", ".join(plans)
 
 
-def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout, target="sm_90a"):
+def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout, target="sm_90a",
+                    f32_precision="ieee"):
     """Write ``pdir``/input.mlir, compile it, write and return compile.json."""
     os.makedirs(pdir, exist_ok=True)
     src = os.path.join(pdir, "input.mlir")
@@ -100,7 +101,8 @@ def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout, target="sm_90a"):
     if os.path.exists(out):
         os.remove(out)
     cmd = [vibegemm_opt,
-           f"--llm-schedule=artifacts-dir={artifacts} measure=off target={target}",
+           f"--llm-schedule=artifacts-dir={artifacts} measure=off target={target}"
+           + (f" f32-precision={f32_precision}" if f32_precision != "ieee" else ""),
            src, "-o", out]
     rec = {"problem": p.name, "command": shlex.join(cmd), "timeout_s": timeout}
     t0 = time.monotonic()

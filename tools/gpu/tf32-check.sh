@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (repo root, carrying .dist and build/bin): the
+# f32 GEMMs with f32-precision=tf32 and 3xtf32 against FFMA (ieee).
+# 1. Ragged, transposed, misaligned, batched and epilogue f32 shapes per
+#    precision: verified on fresh inputs, then under memcheck.
+# 2. The f32 level-1 and level-2 problems compiled per precision, each plan
+#    verified and timed by vibegemm-run beside cuBLAS (TF32 plans against
+#    cuBLAS in TF32, the others against cuBLAS in f32), one JSON line each.
+# 3. The TF32 plan of l1_square with its "f32_precision" record removed:
+#    f32's tolerance must refuse it (the check can fail).
+# STEPS picks some of "edges suite negative" (default all three).
+# Usage: [STEPS=...] tools/gpu/tf32-check.sh OUTDIR
+set -uo pipefail
+steps=${STEPS:-edges suite negative}
+dest=${1:?output directory}
+mkdir -p "$dest"
+source tools/gpu/env.sh
+py=python3
+[ -x /opt/torch/.venv/bin/python3 ] && py=/opt/torch/.venv/bin/python3
+
+for prec in tf32 3xtf32; do
+  [[ $steps == *edges* ]] || break
+  rm -rf /tmp/tfedge-$prec && mkdir -p /tmp/tfedge-$prec
+  $py - "$prec" <<'PY'
+import sys; sys.path.insert(0, "python/bench"); import problems
+from problems import Problem
+prec = sys.argv[1]
+# (batch, M, N, K, A stored [K, M], B stored [N, K], epilogue)
+cases = [(1, 1000, 1992, 1000, False, False, None),
+         (1, 2000, 1000, 1000, True, False, None),
+         (1, 1000, 1000, 1000, False, True, None),
+         (1, 1000, 1000, 1000, True, True, None),
+         (1, 1000, 1000, 1001, False, False, None),
+         (4, 1000, 600, 256, False, False, None),
+         (1, 2048, 4096, 1024, False, True, "bias_relu"),
+         (1, 256, 256, 262144, False, False, None)]
+for batch, m, n, k, ta, tb, epi in cases:
+    layout = ("t" if ta else "n") + ("t" if tb else "n")
+    p = Problem(base=f"f{batch}x{m}x{n}x{k}_{layout}" + (f"_{epi}" if epi else ""),
+                level=1, dtype="f32", batch=batch, m=m, n=n, k=k, trans_a=ta,
+                trans_b=tb, epilogue=epi or "none")
+    open(f"/tmp/tfedge-{prec}/{p.name}.mlir", "w").write(problems.mlir(p))
+PY
+  EDGE_OPTIONS="f32-precision=$prec" bash tools/gpu/verify-edges.sh /tmp/tfedge-$prec "$dest/edges-$prec.txt"
+  for d in /tmp/tfedge-$prec/*/; do
+    plan=$(ls "$d"*_d0.plan.json | head -1)
+    printf '%s %s ' "$prec" "$(basename "$d")"
+    build/bin/vibegemm-run --verify-only --json "$plan" | $py -c '
+import json, sys; r = json.load(sys.stdin)
+v = [e for e in r.get("outputs", []) if "max_rel_err" in e]
+print(r.get("status"), r.get("f32_precision"), " ".join("max_rel %.2e rel_l2 %.2e tol %.0e" % (e["max_rel_err"], e.get("rel_l2", 0), e["tolerance"]) for e in v[:1]))'
+  done | tee -a "$dest/accuracy.txt"
+done
+
+for prec in ieee tf32 3xtf32; do
+  [[ $steps == *suite* ]] || break
+  $py python/bench/bench.py compile --out /tmp/tfbench/$prec --dtypes f32 \
+    --only 'l1_(square|standard|trans_a|trans_b|trans_ab|batched|large_k|small_k|irregular)|l2_' \
+    --vibegemm-opt build/bin/vibegemm-opt --f32-precision $prec --jobs 8 >/dev/null 2>&1
+  for d in /tmp/tfbench/$prec/*/; do
+    plan=$(ls "$d"artifacts/*_d0.plan.json 2>/dev/null | grep -v reference | head -1)
+    [ -n "$plan" ] || { echo "{\"problem\": \"$(basename $d)\", \"precision\": \"$prec\", \"status\": \"no plan\"}"; continue; }
+    timeout 300 build/bin/vibegemm-run --json --compare=cublas "$plan" | $py -c '
+import json, sys; r = json.load(sys.stdin)
+c = r.get("cublas", {})
+print(json.dumps({"problem": sys.argv[1], "precision": sys.argv[2], "status": r.get("status"),
+                  "ms": r.get("time_ms"), "cublas_ms": c.get("time_ms"), "cublas_math": c.get("math"),
+                  "ratio": (c["time_ms"] / r["time_ms"]) if c.get("time_ms") and r.get("time_ms") else None,
+                  "verify": [{k: e.get(k) for k in ("max_rel_err", "rel_l2", "tolerance")} for e in r.get("outputs", [])][:1]}))' "$(basename $d)" "$prec"
+  done
+done | tee "$dest/suite.jsonl"
+
+[[ $steps == *negative* ]] || exit 0
+neg=/tmp/tfbench/tf32/l1_square_f32/artifacts
+[ -d "$neg" ] || $py python/bench/bench.py compile --out /tmp/tfbench/tf32 --dtypes f32 \
+  --only 'l1_square' --vibegemm-opt build/bin/vibegemm-opt --f32-precision tf32 >/dev/null 2>&1
+$py - "$neg" <<'PY'
+import json, sys
+p = f"{sys.argv[1]}/l1_square_f32_d0.plan.json"
+plan = json.load(open(p)); plan.pop("f32_precision")
+json.dump(plan, open(f"{sys.argv[1]}/stripped.plan.json", "w"))
+PY
+echo "TF32 plan without its f32_precision record (must fail f32's tolerance):" | tee "$dest/negative.txt"
+build/bin/vibegemm-run --verify-only "$neg/stripped.plan.json" > /tmp/neg.txt 2>&1
+echo "exit $?" >> /tmp/neg.txt
+tail -3 /tmp/neg.txt | tee -a "$dest/negative.txt"
