@@ -73,6 +73,25 @@ float mlir::vibegemm::runtime::halfToFloat(uint16_t bits) {
   return floatOf(sign | ((exp - 15 + 127) << 23) | (mant << 13));
 }
 
+float mlir::vibegemm::runtime::roundToTf32(float value) {
+  if (!std::isfinite(value))
+    return value;
+  // Adding half of the dropped range to the magnitude bits rounds ties away
+  // from zero; a carry into the exponent is the correct round-up.
+  return floatOf((bitsOf(value) + 0x1000u) & 0xffffe000u);
+}
+
+void mlir::vibegemm::runtime::roundToTf32InPlace(std::vector<uint8_t> &bytes,
+                                                 std::vector<double> &values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    float f;
+    std::memcpy(&f, bytes.data() + i * 4, 4);
+    f = roundToTf32(f);
+    std::memcpy(bytes.data() + i * 4, &f, 4);
+    values[i] = f;
+  }
+}
+
 void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
                                           uint64_t seed,
                                           std::vector<uint8_t> &bytes,

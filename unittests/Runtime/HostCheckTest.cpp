@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir::vibegemm::runtime;
@@ -23,6 +24,29 @@ TEST(HostCheck, HalfAndBf16RoundTripAndRoundToNearestEven) {
     EXPECT_EQ(bf16ToFloat(floatToBf16(v)), v);
   EXPECT_EQ(bf16ToFloat(floatToBf16(1.0f + 1.0f / 256)), 1.0f);
   EXPECT_TRUE(std::isnan(bf16ToFloat(floatToBf16(NAN))));
+}
+
+TEST(HostCheck, Tf32RoundsToNearestTiesAwayFromZero) {
+  // TF32 keeps 10 mantissa bits: 1 + 2^-10 is exact, 1 + 2^-11 a tie.
+  EXPECT_EQ(roundToTf32(1.0f + 1.0f / 1024), 1.0f + 1.0f / 1024);
+  EXPECT_EQ(roundToTf32(1.0f + 1.0f / 2048), 1.0f + 1.0f / 1024);
+  EXPECT_EQ(roundToTf32(-(1.0f + 1.0f / 2048)), -(1.0f + 1.0f / 1024));
+  EXPECT_EQ(roundToTf32(1.0f + 1.0f / 4096), 1.0f);
+  // The carry reaches the exponent.
+  EXPECT_EQ(roundToTf32(2.0f - 1.0f / 4096), 2.0f);
+  EXPECT_TRUE(std::isnan(roundToTf32(NAN)));
+  std::vector<uint8_t> bytes;
+  std::vector<double> values;
+  fillRandomNonZero(DType::F32, 64, 7, bytes, values);
+  roundToTf32InPlace(bytes, values);
+  for (size_t i = 0; i < values.size(); ++i) {
+    float f;
+    std::memcpy(&f, bytes.data() + 4 * i, 4);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    EXPECT_EQ(u & 0x1fffu, 0u) << i;
+    EXPECT_EQ(values[i], f) << i;
+  }
 }
 
 TEST(HostCheck, PoisonIsNaNInEveryFloatType) {

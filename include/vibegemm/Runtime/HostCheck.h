@@ -27,6 +27,9 @@ uint16_t floatToBf16(float value);
 float bf16ToFloat(uint16_t bits);
 uint16_t floatToHalf(float value);
 float halfToFloat(uint16_t bits);
+/// Rounds to TF32 (10 explicit mantissa bits) the way `cvt.rna.tf32.f32`
+/// does: to nearest, ties away from zero.
+float roundToTf32(float value);
 
 /// Fills `bytes` with `count` seeded random values of `type`, uniform in
 /// [-1, -1/8] U [1/8, 1] times `scale` so no element is zero; `values`
@@ -34,6 +37,12 @@ float halfToFloat(uint16_t bits);
 void fillRandomNonZero(DType type, size_t count, uint64_t seed,
                        std::vector<uint8_t> &bytes,
                        std::vector<double> &values, double scale = 1.0);
+
+/// Rounds every element of an f32 buffer (and its double mirror) to TF32,
+/// so a TF32 kernel's operand conversion is exact and verification measures
+/// its arithmetic rather than the format's input rounding.
+void roundToTf32InPlace(std::vector<uint8_t> &bytes,
+                        std::vector<double> &values);
 
 /// Widens raw elements of `type` to doubles.
 std::vector<double> decodeToDouble(DType type, const uint8_t *bytes,
