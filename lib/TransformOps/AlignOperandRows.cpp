@@ -63,6 +63,13 @@ public:
   /// Rebuilds `chain` on `base` and returns what the GEMM should read.
   Value rebuild(const ViewChain &chain, Value base);
 
+  /// Drops the whole-shape views that no rebuilt chain needed.
+  void eraseUnusedViews() {
+    for (auto &entry : views)
+      if (entry.second.use_empty())
+        b.eraseOp(entry.second.getDefiningOp());
+  }
+
   SmallVector<gpu::LaunchOp> copies;
 
 private:
@@ -192,7 +199,7 @@ Value RowAligner::rebuild(const ViewChain &chain, Value base) {
 
 FailureOr<SmallVector<gpu::LaunchOp>>
 vibegemm::alignOperandRows(RewriterBase &rewriter, Operation *target,
-                           std::string &why) {
+                           ArrayRef<int64_t> operands, std::string &why) {
   auto gemm = dyn_cast<linalg::LinalgOp>(target);
   if (!gemm || gemm.getNumDpsInputs() != 2) {
     why = "the target is not a two-operand linalg op";
@@ -210,7 +217,8 @@ vibegemm::alignOperandRows(RewriterBase &rewriter, Operation *target,
   }
   // Check every operand before changing anything.
   SmallVector<std::pair<OpOperand *, ViewChain>> misaligned;
-  for (OpOperand *operand : gemm.getDpsInputOperands()) {
+  for (int64_t index : operands) {
+    OpOperand *operand = gemm.getDpsInputOperand(index);
     ViewChain chain = traceViews(operand->get());
     auto type = dyn_cast<MemRefType>(chain.root.getType());
     if (!type || !type.hasStaticShape() || type.getRank() < 1 ||
@@ -228,11 +236,18 @@ vibegemm::alignOperandRows(RewriterBase &rewriter, Operation *target,
   }
   RowAligner aligner(rewriter, gemm, launch);
   for (auto &[operand, chain] : misaligned) {
-    Value view = aligner.rebuild(chain, aligner.alignedView(chain.root));
+    // The whole-shape view starts at 0 with unit strides, so subviews of it
+    // are the same subviews of the padded buffer: taken there, a kernel
+    // receives a whole buffer, as launch plans require.
+    Value base = aligner.alignedView(chain.root);
+    if (llvm::any_of(chain.ops, llvm::IsaPred<memref::SubViewOp>))
+      base = base.getDefiningOp<memref::SubViewOp>().getSource();
+    Value view = aligner.rebuild(chain, base);
     rewriter.modifyOpInPlace(gemm, [&] { operand->set(view); });
     for (Operation *op : chain.ops)
       if (op->use_empty())
         rewriter.eraseOp(op);
   }
+  aligner.eraseUnusedViews();
   return aligner.copies;
 }

@@ -229,13 +229,24 @@ void transform::AlignOperandRowsOp::getEffects(
   readTargetModifyPayload(getTargetMutable(), effects);
 }
 
+LogicalResult transform::AlignOperandRowsOp::verify() {
+  ArrayRef<int64_t> operands = getOperands();
+  if (operands.empty())
+    return emitOpError("operands must name at least one input");
+  for (auto [i, operand] : llvm::enumerate(operands))
+    if (operand < 0 || operand > 1 ||
+        llvm::is_contained(operands.take_front(i), operand))
+      return emitOpError("operands must be distinct input indices, 0 or 1");
+  return success();
+}
+
 DiagnosedSilenceableFailure transform::AlignOperandRowsOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   std::string why;
   FailureOr<SmallVector<gpu::LaunchOp>> copies =
-      vibegemm::alignOperandRows(rewriter, target, why);
+      vibegemm::alignOperandRows(rewriter, target, getOperands(), why);
   if (failed(copies))
     return refuse(*this, target, why);
   return DiagnosedSilenceableFailure::success();

@@ -285,8 +285,10 @@ json::Object builtinScheduleJson(const SimtTiling &t) {
         {"split_k", tc->splitK},
         {"threads", tc->blockReduce ? json::Value(tc->threads)
                                     : json::Value(nullptr)},
-        {"padded_operands", tc->wgmma ? json::Value(tc->alignRows)
-                                      : json::Value(nullptr)}};
+        {"padded_operands",
+         tc->wgmma || tc->ffma
+             ? json::Value(json::Array(tc->alignOperands))
+             : json::Value(nullptr)}};
   return json::Object{
       {"kind", t.staged ? "staged" : "direct"},
       {"why_not_staged",

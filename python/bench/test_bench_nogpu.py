@@ -29,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import bench  # noqa: E402
+import edge_cases  # noqa: E402
 import png  # noqa: E402
 import problems  # noqa: E402
 import report  # noqa: E402
@@ -138,6 +139,29 @@ class ProblemsTest(unittest.TestCase):
                                    capture_output=True, text=True, timeout=60)
                 self.assertEqual(r.returncode, 0, f"{p.name}: {r.stderr[:2000]}")
                 self.assertEqual(len(re.findall(r"vibegemm\.dispatch", r.stdout)), 1, p.name)
+
+
+class EdgeCasesTest(unittest.TestCase):
+    def test_parse_spec(self):
+        p = edge_cases.parse("4x1000x1001x1003:tn:bias_relu", "f32", "f")
+        self.assertEqual((p.batch, p.m, p.n, p.k), (4, 1000, 1001, 1003))
+        self.assertEqual((p.trans_a, p.trans_b), (True, False))
+        self.assertEqual(p.epilogue, "bias_relu")
+        self.assertEqual(p.name, "f4x1000x1001x1003_tn_bias_relu_f32")
+        for bad in ("1x2x3:nn", "1x2x3x0:nn", "1x2x3x4:nx", "1x2x3x4",
+                    "1x2x3x4:nn:nosuch"):
+            with self.assertRaises(ValueError, msg=bad):
+                edge_cases.parse(bad, "f32", "f")
+
+    def test_writes_one_file_per_spec(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(edge_cases.main(
+                [d, "bf16", "w", "1x64x64x64:nn", "2x64x32x16:nt"]), 0)
+            self.assertEqual(sorted(os.listdir(d)),
+                             ["w1x64x64x64_nn_bf16.mlir",
+                              "w2x64x32x16_nt_bf16.mlir"])
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(edge_cases.main([d, "f32", "w", "bad"]), 2)
 
 
 class VibegemmSideTest(unittest.TestCase):

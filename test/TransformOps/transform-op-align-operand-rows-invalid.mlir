@@ -65,3 +65,36 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{operands must be distinct input indices, 0 or 1}}
+    transform.vibegemm.align_operand_rows %mm {operands = array<i64: 2>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{operands must be distinct input indices, 0 or 1}}
+    transform.vibegemm.align_operand_rows %mm {operands = array<i64: 1, 1>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{operands must name at least one input}}
+    transform.vibegemm.align_operand_rows %mm {operands = array<i64>} : !transform.any_op
+    transform.yield
+  }
+}

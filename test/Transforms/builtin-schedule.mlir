@@ -54,6 +54,51 @@ func.func @long_k_small(%a: tensor<32x262144xf32>, %b: tensor<262144x32xf32>) ->
 
 // -----
 
+// B's rows (1001 floats) are not 16-byte aligned: it is copied into a padded
+// buffer first so the FFMA kernel stages it with 16-byte copies. A is read
+// along K with 4-byte copies anyway, so it is left alone.
+// CHECK-LABEL: transform.named_sequence @ragged_n_d0
+//       CHECK:     transform.vibegemm.align_operand_rows %{{.*}} {operands = array<i64: 1>} : !transform.any_op
+//  CHECK-NEXT:     transform.vibegemm.gemm_to_ffma
+func.func @ragged_n(%a: tensor<1024x1024xf32>, %b: tensor<1024x1001xf32>) -> tensor<1024x1001xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1001xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1001xf32>) -> tensor<1024x1001xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1001xf32>) outs(%f : tensor<1024x1001xf32>) -> tensor<1024x1001xf32>
+  return %c : tensor<1024x1001xf32>
+}
+
+// -----
+
+// A stored [K, M] with M = 1001 runs along M as well: both are copied.
+// CHECK-LABEL: transform.named_sequence @ragged_trans_a_d0
+//       CHECK:     transform.vibegemm.align_operand_rows %{{.*}} : !transform.any_op
+//  CHECK-NEXT:     transform.vibegemm.gemm_to_ffma
+func.func @ragged_trans_a(%a: tensor<1024x1001xf32>, %b: tensor<1024x1001xf32>) -> tensor<1001x1001xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1001x1001xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1001x1001xf32>) -> tensor<1001x1001xf32>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<1024x1001xf32>, tensor<1024x1001xf32>) outs(%f : tensor<1001x1001xf32>) -> tensor<1001x1001xf32>
+  return %c : tensor<1001x1001xf32>
+}
+
+// -----
+
+// Too little work per element of B (M = 64) to pay for a copy of it.
+// CHECK-LABEL: transform.named_sequence @ragged_n_short_d0
+//   CHECK-NOT:     align_operand_rows
+//       CHECK:     transform.vibegemm.gemm_to_ffma
+func.func @ragged_n_short(%a: tensor<64x1024xf32>, %b: tensor<1024x1001xf32>) -> tensor<64x1001xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1001xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1001xf32>) -> tensor<64x1001xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1001xf32>) outs(%f : tensor<64x1001xf32>) -> tensor<64x1001xf32>
+  return %c : tensor<64x1001xf32>
+}
+
+// -----
+
 // Narrower than 16 columns: tiles that divide the problem take the staged
 // (shared-memory) SIMT schedule; every tile size is a knob.
 // CHECK-LABEL: transform.named_sequence @skinny_d0

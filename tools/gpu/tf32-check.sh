@@ -9,7 +9,8 @@
 # 3. The TF32 plan of l1_square with its "f32_precision" record removed:
 #    f32's tolerance must refuse it (the check can fail).
 # STEPS picks some of "edges suite negative" (default all three), in
-# that order; SUITE_PRECISIONS and SUITE_ONLY narrow the suite step.
+# that order; EDGE_PRECISIONS (default "tf32 3xtf32"; "ieee" is the FFMA
+# path), SUITE_PRECISIONS and SUITE_ONLY narrow the first two.
 # Usage: [STEPS=...] tools/gpu/tf32-check.sh OUTDIR
 set -uo pipefail
 steps=${STEPS:-edges suite negative}
@@ -19,28 +20,17 @@ source tools/gpu/env.sh
 py=python3
 [ -x /opt/torch/.venv/bin/python3 ] && py=/opt/torch/.venv/bin/python3
 
-for prec in tf32 3xtf32; do
+for prec in ${EDGE_PRECISIONS:-tf32 3xtf32}; do
   [[ $steps == *edges* ]] || break
   rm -rf /tmp/tfedge-$prec && mkdir -p /tmp/tfedge-$prec
-  $py - "$prec" <<'PY'
-import sys; sys.path.insert(0, "python/bench"); import problems
-from problems import Problem
-prec = sys.argv[1]
-# (batch, M, N, K, A stored [K, M], B stored [N, K], epilogue)
-cases = [(1, 1000, 1992, 1000, False, False, None),
-         (1, 2000, 1000, 1000, True, False, None),
-         (1, 1000, 1000, 1000, False, True, None),
-         (1, 1000, 1000, 1000, True, True, None),
-         (1, 1000, 1000, 1001, False, False, None),
-         (4, 1000, 600, 256, False, False, None),
-         (1, 1024, 1024, 1024, False, True, "bias_relu")]
-for batch, m, n, k, ta, tb, epi in cases:
-    layout = ("t" if ta else "n") + ("t" if tb else "n")
-    p = Problem(base=f"f{batch}x{m}x{n}x{k}_{layout}" + (f"_{epi}" if epi else ""),
-                level=1, dtype="f32", batch=batch, m=m, n=n, k=k, trans_a=ta,
-                trans_b=tb, epilogue=epi or "none")
-    open(f"/tmp/tfedge-{prec}/{p.name}.mlir", "w").write(problems.mlir(p))
-PY
+  # BATCHxMxNxK:LAYOUT[:EPILOGUE]; layout t = A stored [K, M] / B stored
+  # [N, K]. The 1001s give rows that are not 16-byte aligned (the FFMA path
+  # copies such an operand into a padded buffer where it runs along M or N).
+  $py python/bench/edge_cases.py /tmp/tfedge-$prec f32 f \
+    1x1000x1992x1000:nn 1x2000x1000x1000:tn 1x1000x1000x1000:nt \
+    1x1000x1000x1000:tt 1x1000x1000x1001:nn 4x1000x600x256:nn \
+    1x1024x1024x1024:nt:bias_relu 1x1000x1001x1003:nn 1x1001x1000x1000:tn \
+    4x512x1001x1024:nn 1x1024x1001x1024:nn:bias_relu || exit 1
   EDGE_OPTIONS="f32-precision=$prec" bash tools/gpu/verify-edges.sh /tmp/tfedge-$prec "$dest/edges-$prec.txt"
   for d in /tmp/tfedge-$prec/*/; do
     plan=$(ls "$d"*_d0.plan.json | head -1)

@@ -12,31 +12,12 @@ set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/wgedge
 source tools/gpu/env.sh
-python3 - <<'PY'
-import os, sys; sys.path.insert(0, "python/bench"); import problems
-from problems import Problem
-# (batch, M, N, K, A stored [K, M], B stored [N, K], epilogue). The batched
-# cases take wgmma only once chooseWgmmaTiling stops refusing batches (each
-# line prints the kind the scheduler chose).
-cases = [(1, 2000, 1992, 1000, False, False, None),
-         (1, 4000, 3960, 1000, False, False, None),
-         (1, 4000, 3950, 1000, False, True, None),
-         (1, 2000, 1992, 1000, True, False, None),
-         (1, 3960, 4000, 1000, True, True, None),
-         (1, 2048, 4096, 1024, False, True, "bias_relu"),
-         (16, 1000, 1000, 520, False, False, None),
-         (4, 1000, 600, 256, False, False, None)]
-if os.environ.get("SET") == "splitk":
-    cases = [(1, 256, 256, 262144, False, False, None),
-             (1, 208, 144, 65536, False, False, None),
-             (1, 128, 128, 65536, False, True, None),
-             (1, 128, 192, 65536, True, False, None),
-             (1, 256, 256, 131072, False, True, "bias_relu")]
-for batch, m, n, k, ta, tb, epi in cases:
-    layout = ("t" if ta else "n") + ("t" if tb else "n")
-    p = Problem(base=f"w{batch}x{m}x{n}x{k}_{layout}" + (f"_{epi}" if epi else ""),
-                level=1, dtype="bf16", batch=batch, m=m, n=n, k=k, trans_a=ta,
-                trans_b=tb, epilogue=epi or "none")
-    open(f"/tmp/wgedge/{p.name}.mlir", "w").write(problems.mlir(p))
-PY
+# BATCHxMxNxK:LAYOUT[:EPILOGUE]; layout t = A stored [K, M] / B stored [N, K].
+cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
+       1x2000x1992x1000:tn 1x3960x4000x1000:tt 1x2048x4096x1024:nt:bias_relu
+       16x1000x1000x520:nn 4x1000x600x256:nn)
+[ "${SET:-}" = splitk ] &&
+  cases=(1x256x256x262144:nn 1x208x144x65536:nn 1x128x128x65536:nt
+         1x128x192x65536:tn 1x256x256x131072:nt:bias_relu)
+python3 python/bench/edge_cases.py /tmp/wgedge bf16 w "${cases[@]}" || exit 1
 bash tools/gpu/verify-edges.sh /tmp/wgedge "$dest/edges.txt"

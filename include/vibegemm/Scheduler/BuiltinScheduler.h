@@ -30,10 +30,10 @@ struct TensorCoreTiling {
   /// fields are unused.
   bool wgmma = false;
   int64_t consumers = 1;
-  /// Operands whose rows are not a multiple of 16 bytes are first copied
-  /// into zero-padded buffers (`transform.vibegemm.align_operand_rows`), so
-  /// TMA can read them.
-  bool alignRows = false;
+  /// Inputs (0: A, 1: B) whose rows are not a multiple of 16 bytes, first
+  /// copied into zero-padded buffers (`transform.vibegemm.align_operand_rows`)
+  /// so TMA, or the FFMA path's 16-byte copies, can read them.
+  llvm::SmallVector<int64_t, 2> alignOperands;
   /// Blocks run in groups of this many rows of tiles
   /// (`transform.vibegemm.group_blocks`), so the tiles in flight share
   /// their A and B panels in L2; 1 keeps the launch's order.

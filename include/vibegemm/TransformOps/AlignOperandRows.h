@@ -23,12 +23,14 @@ namespace mlir::vibegemm {
 constexpr llvm::StringLiteral kZeroPaddedAttr = "vibegemm.zero_padded";
 
 /// Copies each input of the bufferized GEMM `target` (inside a gpu.launch)
-/// whose underlying buffer has rows that are not a multiple of 16 bytes into
-/// a padded buffer, before the launch, and points the GEMM at it. Returns
-/// the copy kernels' launches (none when every operand was aligned). On
-/// failure the IR is untouched and `why` says what did not fit.
+/// named by `operands` (input indices) whose underlying buffer has rows
+/// that are not a multiple of 16 bytes into a padded buffer, before the
+/// launch, and points the GEMM at it. Returns the copy kernels' launches
+/// (none when every such operand was aligned). On failure the IR is
+/// untouched and `why` says what did not fit.
 FailureOr<SmallVector<gpu::LaunchOp>>
-alignOperandRows(RewriterBase &rewriter, Operation *target, std::string &why);
+alignOperandRows(RewriterBase &rewriter, Operation *target,
+                 ArrayRef<int64_t> operands, std::string &why);
 
 } // namespace mlir::vibegemm
 

@@ -368,6 +368,11 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
     `transform.vibegemm.gemm_to_wgmma` can read them with TMA (its K loop may
     run into the zero tail). A buffer read by both operands is copied once.
     Costs one extra read and write of each misaligned operand.
+
+    `operands` (default both: `[0, 1]`) names the inputs to consider. The
+    FFMA path (`transform.vibegemm.gemm_to_ffma`) gains only from aligning
+    an operand whose rows run along M or N (its copies then move 16 bytes),
+    so a schedule there names just that one.
     #### Return modes
     Only reads the `target` handle (the GEMM stays the same op; a handle to
     it stays valid) and produces nothing. Emits a silenceable failure, leaving the payload unchanged,
@@ -375,7 +380,8 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
     `gpu.launch`, or an operand does not view a static buffer defined
     outside it.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target);
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 1}">:$operands);
   let assemblyFormat = [{
     $target attr-dict `:` type($target)
   }];
@@ -386,6 +392,7 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
         ::mlir::transform::ApplyToEachResultList &results,
         ::mlir::transform::TransformState &state);
   }];
+  let hasVerifier = 1;
 }
 
 def GroupBlocksOp : Op<Transform_Dialect, "vibegemm.group_blocks",
