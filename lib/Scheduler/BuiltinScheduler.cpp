@@ -132,8 +132,10 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
     t.alignOperands = {0, 1};
   // More than a wave of tiles: groups of 16 tile rows cut L2 misses
   // (measured 4.7 % on 8192^3, 2 % on 4096^3; docs/benchmarks/
-  // h200-2026-12-04-group).
-  if (wide >= target.smCount)
+  // h200-2026-12-04-group). Not for short K, where the kernel is bound by
+  // its output stores and the operands fit in L2 anyway: 32768^2 x 64 ran
+  // 17 % slower grouped (docs/benchmarks/h200-2026-12-04-suite).
+  if (wide >= target.smCount && p.k >= 512)
     t.groupRows = 16;
   return t;
 }

@@ -34,6 +34,11 @@
 //       SM90A: transform.tune.knob<"block_n"> = 256
 //       SM90A: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
 //       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
+// Tiny K over a large output (16384^2 x 64) is bound by its stores: wgmma
+// tiles, but no grouping.
+// SM90A-LABEL: transform.named_sequence @c6_bf16_d0(
+//   SM90A-NOT: group_blocks
+//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
 
 // Large square: 128x256 tiles, eight 64x64 warp tiles, K steps of 64, three stages.
 // CHECK-LABEL: transform.named_sequence @c0_bf16_d0(
@@ -175,4 +180,14 @@ func.func @c5_bf16(%a: tensor<256x524288xbf16>, %b: tensor<524288x256xbf16>) -> 
   %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<256x256xf32>) -> tensor<256x256xf32>
   %mm = linalg.matmul ins(%a, %b : tensor<256x524288xbf16>, tensor<524288x256xbf16>) outs(%acc : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %mm : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @c6_bf16(%a: tensor<16384x64xbf16>, %b: tensor<64x16384xbf16>) -> tensor<16384x16384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<16384x16384xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<16384x16384xf32>) -> tensor<16384x16384xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16384x64xbf16>, tensor<64x16384xbf16>) outs(%acc : tensor<16384x16384xf32>) -> tensor<16384x16384xf32>
+  return %mm : tensor<16384x16384xf32>
 }
