@@ -301,13 +301,48 @@ std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
   return std::nullopt;
 }
 
+/// An mma.sync block tile: bm x bn outputs over wm x wn warps.
+struct MmaShape {
+  int64_t bm, bn, wm, wn;
+};
+
+/// The first of `shapes` (largest first) whose block tiles make at least a
+/// wave of blocks, else the last: the largest tile that still fills the SMs.
+template <typename Shape>
+Shape firstShapeFillingChip(const GemmProblem &p, const TargetInfo &target,
+                            ArrayRef<Shape> shapes) {
+  for (const Shape &s : shapes)
+    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
+                             llvm::divideCeil(p.n, s.bn)) >= target.smCount)
+      return s;
+  return shapes.back();
+}
+
+/// Decode-like M takes 16- or 32-row mma.sync tiles; others keep `pick`.
+MmaShape withDecodeRows(const GemmProblem &p, MmaShape pick) {
+  if (p.m <= 16)
+    return {16, 64, 1, 4};
+  if (p.m <= 32)
+    return {32, 64, 2, 2};
+  return pick;
+}
+
+/// The mma.sync tiling of `shape`, K and stages at their defaults.
+TensorCoreTiling mmaTiling(const MmaShape &shape) {
+  TensorCoreTiling t;
+  t.blockM = shape.bm;
+  t.blockN = shape.bn;
+  t.warpsM = shape.wm;
+  t.warpsN = shape.wn;
+  return t;
+}
+
 /// Switches `t` to the tensor-core path when the problem fits it: f16/bf16
 /// operands accumulating in f32. (Operands whose rows 16-byte copies cannot
 /// read are loaded through registers.) The block tile is the largest that
 /// still gives about one wave of blocks.
 std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
                                                        const TargetInfo &target) {
-  int64_t sms = target.smCount;
   bool halfInputs = (p.lhsType.isF16() && p.rhsType.isF16()) ||
                     (p.lhsType.isBF16() && p.rhsType.isBF16());
   // Matrix-vector shapes (N < 16) would waste most of every m16n8k16.
@@ -322,36 +357,20 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
       return hopper;
   if (std::optional<TensorCoreTiling> split = chooseWgmmaSplitTiling(p, target))
     return split;
-  struct Shape {
-    int64_t bm, bn, wm, wn;
-  };
   // 128x256 with eight 64x64 warp tiles measured fastest on the H200's
   // large shapes (docs/measurements/h200-2026-12-02-tc2); smaller tiles fill
   // the SMs on smaller problems, and 16- or 32-row tiles serve decode.
-  const Shape shapes[] = {
+  const MmaShape shapes[] = {
       {128, 256, 2, 4}, {128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
-  Shape pick = shapes[3];
-  for (const Shape &s : shapes)
-    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
-                             llvm::divideCeil(p.n, s.bn)) >= sms) {
-      pick = s;
-      break;
-    }
+  MmaShape pick = firstShapeFillingChip<MmaShape>(p, target, shapes);
   // Operands that need register loads (rows not 16-byte aligned) hold a
   // K-tile in registers too: the smaller tile keeps them from spilling.
   bool aligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
                  (p.transposeB ? p.k : p.n) % 8 == 0;
   if (!aligned && pick.bn == 256)
     pick = {128, 128, 2, 4};
-  if (p.m <= 16)
-    pick = {16, 64, 1, 4};
-  else if (p.m <= 32)
-    pick = {32, 64, 2, 2};
-  TensorCoreTiling t;
-  t.blockM = pick.bm;
-  t.blockN = pick.bn;
-  t.warpsM = pick.wm;
-  t.warpsN = pick.wn;
+  pick = withDecodeRows(p, pick);
+  TensorCoreTiling t = mmaTiling(pick);
   // Copies move 8 elements per thread and must split evenly over the block.
   int64_t threads = 32 * pick.wm * pick.wn;
   if (pick.bn == 256) {
@@ -379,26 +398,9 @@ std::optional<TensorCoreTiling> chooseTf32Tiling(const GemmProblem &p,
   if (p.f32Precision.empty() || !p.lhsType.isF32() || !p.rhsType.isF32() ||
       !p.accType.isF32() || p.m < 16 || p.n < 16)
     return std::nullopt;
-  struct Shape {
-    int64_t bm, bn, wm, wn;
-  };
-  const Shape shapes[] = {{128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
-  Shape pick = shapes[2];
-  for (const Shape &s : shapes)
-    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
-                             llvm::divideCeil(p.n, s.bn)) >= target.smCount) {
-      pick = s;
-      break;
-    }
-  if (p.m <= 16)
-    pick = {16, 64, 1, 4};
-  else if (p.m <= 32)
-    pick = {32, 64, 2, 2};
-  TensorCoreTiling t;
-  t.blockM = pick.bm;
-  t.blockN = pick.bn;
-  t.warpsM = pick.wm;
-  t.warpsN = pick.wn;
+  const MmaShape shapes[] = {{128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
+  TensorCoreTiling t = mmaTiling(
+      withDecodeRows(p, firstShapeFillingChip<MmaShape>(p, target, shapes)));
   t.blockK = 32;
   t.stages = 3;
   t.f32Precision = p.f32Precision;
@@ -454,13 +456,7 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
   // 256 threads each.
   const Shape shapes[] = {
       {128, 128, 8, 8}, {64, 128, 4, 8}, {64, 64, 4, 4}};
-  Shape pick = shapes[2];
-  for (const Shape &s : shapes)
-    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
-                             llvm::divideCeil(p.n, s.bn)) >= target.smCount) {
-      pick = s;
-      break;
-    }
+  Shape pick = firstShapeFillingChip<Shape>(p, target, shapes);
   // Huge K over a small output: the 128x128 tile split until the grid
   // fills the chip beats smaller tiles split less, whose 4x4 thread tiles
   // load a value per FFMA or two, and block_k 32 in two stages beats 16 in
