@@ -126,21 +126,15 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
     op.map = map;
     op.outerDim = outer;
     op.threadTile = threadTile;
-    std::optional<unsigned> outerPos = resultPosition(map, outer);
-    std::optional<unsigned> kPos = resultPosition(map, kDim);
-    if (!outerPos || !kPos)
-      return fail("operand indexing maps must be permutations");
-    auto type = cast<MemRefType>(mem.getType());
-    op.kContiguous = *kPos == type.getRank() - 1;
-    if (!op.kContiguous && *outerPos != type.getRank() - 1)
-      return fail("an operand's innermost dimension is neither K nor M/N");
-    FailureOr<int64_t> bound = upperBound(mem, *outerPos);
-    if (failed(bound))
-      return fail("cannot bound the block tile's extent statically");
+    FailureOr<OperandLayout> layout =
+        analyseOperandLayout(mem, map, outer, kDim, why);
+    if (failed(layout))
+      return failure();
+    op.kContiguous = layout->kContiguous;
     // Threads across the tile come in powers of two; a tile edge smaller
     // than that is zero-filled by the copies and masked on store.
     op.threadsAlong =
-        llvm::PowerOf2Ceil(llvm::divideCeil(*bound, threadTile));
+        llvm::PowerOf2Ceil(llvm::divideCeil(layout->outerBound, threadTile));
     op.outerTile = op.threadsAlong * threadTile;
     // 16-byte copies along an M or N whose rows start 16-byte aligned;
     // 4-byte copies (which also transpose a K-contiguous operand) else.

@@ -169,6 +169,29 @@ Value vibegemm::withUnitInnermostStride(OpBuilder &b, Location loc,
 }
 
 /// Static upper bound of dimension `dim` of `buffer`.
+FailureOr<OperandLayout>
+vibegemm::analyseOperandLayout(Value mem, AffineMap map, unsigned outerDim,
+                               unsigned kDim, std::string &why) {
+  std::optional<unsigned> outerPos = resultPosition(map, outerDim);
+  std::optional<unsigned> kPos = resultPosition(map, kDim);
+  if (!outerPos || !kPos) {
+    why = "operand indexing maps must be permutations";
+    return failure();
+  }
+  auto type = cast<MemRefType>(mem.getType());
+  bool kContiguous = *kPos == type.getRank() - 1;
+  if (!kContiguous && *outerPos != type.getRank() - 1) {
+    why = "an operand's innermost dimension is neither K nor M/N";
+    return failure();
+  }
+  FailureOr<int64_t> bound = upperBound(mem, *outerPos);
+  if (failed(bound)) {
+    why = "cannot bound the block tile's extent statically";
+    return failure();
+  }
+  return OperandLayout{*outerPos, *kPos, kContiguous, *bound};
+}
+
 FailureOr<int64_t> vibegemm::upperBound(Value buffer, int64_t dim) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!type.isDynamicDim(dim))

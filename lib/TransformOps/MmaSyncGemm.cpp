@@ -174,28 +174,23 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
     op.map = map;
     op.outerDim = outer;
     op.kDim = kDim;
-    std::optional<unsigned> outerPos = resultPosition(map, outer);
-    std::optional<unsigned> kPos = resultPosition(map, kDim);
-    if (!outerPos || !kPos)
-      return fail("operand indexing maps must be permutations");
-    auto type = cast<MemRefType>(mem.getType());
-    op.kContiguous = *kPos == type.getRank() - 1;
-    if (!op.kContiguous && *outerPos != type.getRank() - 1)
-      return fail("an operand's innermost dimension is neither K nor M/N");
-    FailureOr<int64_t> bound = upperBound(mem, *outerPos);
-    if (failed(bound))
-      return fail("cannot bound the block tile's extent statically");
+    FailureOr<OperandLayout> layout =
+        analyseOperandLayout(mem, map, outer, kDim, why);
+    if (failed(layout))
+      return failure();
+    op.kContiguous = layout->kContiguous;
+    unsigned kPos = layout->kPos;
     // A tile smaller than the warps' fragments (a problem edge) is padded:
     // the copies zero-fill and the stores mask the extra rows.
-    op.outerTile = llvm::alignTo(*bound, tileRows);
+    op.outerTile = llvm::alignTo(layout->outerBound, tileRows);
     // 16-byte copies need the contiguous rows of the whole tensor aligned;
     // other operands are loaded element by element into registers.
     // Along K a chunk must also end inside the view: a partial chunk would
     // add products from beyond it.
     auto memType = cast<MemRefType>(mem.getType());
     op.aligned = rowsAligned(mem, chunk) &&
-                 (!op.kContiguous || (!memType.isDynamicDim(*kPos) &&
-                                      memType.getDimSize(*kPos) % chunk == 0));
+                 (!op.kContiguous || (!memType.isDynamicDim(kPos) &&
+                                      memType.getDimSize(kPos) % chunk == 0));
     op.rows = op.kContiguous ? op.outerTile : opt.blockK;
     op.cols = op.kContiguous ? opt.blockK : op.outerTile;
     // 16 bytes of padding put the 8 rows of an ldmatrix, or the rows a

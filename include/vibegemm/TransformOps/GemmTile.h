@@ -186,6 +186,21 @@ FailureOr<int64_t> upperBound(Value buffer, int64_t dim);
 /// Position of loop dimension `loopDim` among `map`'s results.
 std::optional<unsigned> resultPosition(AffineMap map, unsigned loopDim);
 
+/// Where a GEMM operand's outer (M or N) and K dimensions sit in its
+/// buffer, as the kernels that stage it through shared memory read it.
+struct OperandLayout {
+  unsigned outerPos, kPos; // positions among the buffer's dimensions
+  bool kContiguous;        // rows run along K (else along M or N)
+  int64_t outerBound;      // static upper bound of the outer extent
+};
+
+/// The layout of operand `mem` (indexing map `map`) for loop dimensions
+/// `outerDim` and `kDim`; fails with `why` unless the map places both, one
+/// of them is innermost, and the outer extent has a static bound.
+FailureOr<OperandLayout> analyseOperandLayout(Value mem, AffineMap map,
+                                              unsigned outerDim, unsigned kDim,
+                                              std::string &why);
+
 /// Collects the fill and the elementwise chain around `gemm`, or says why
 /// a consumer cannot run on registers.
 FailureOr<EpilogueChain> collectEpilogue(linalg::LinalgOp gemm,
