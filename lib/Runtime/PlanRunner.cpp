@@ -528,6 +528,9 @@ public:
                         {"flops", plan.flops},
                         {"bytes", static_cast<int64_t>(plan.ioBytes())}};
     Outcome o = go(result);
+    // Where the wall time went (host checks of large outputs take seconds).
+    lap("");
+    result["seconds"] = std::move(phaseSeconds);
     if (o.status == kStatusFault || o.status == kStatusTimeout ||
         o.status == kStatusReferenceError)
       mem.abandon();
@@ -546,7 +549,19 @@ public:
   }
 
 private:
+  /// Charges the time since the previous lap to the phase that began there
+  /// and starts `next`.
+  void lap(llvm::StringRef next) {
+    auto now = std::chrono::steady_clock::now();
+    if (!phase.empty())
+      phaseSeconds[phase] =
+          std::chrono::duration<double>(now - phaseStart).count();
+    phase = next.str();
+    phaseStart = now;
+  }
+
   Outcome go(json::Object &result) {
+    lap("setup");
     session.timeoutSeconds = opts.timeoutSeconds;
     if (Outcome o = session.init(); !o)
       return o;
@@ -577,6 +592,7 @@ private:
       result["reference_cpu_check"] = referenceCpuCheck;
 
     if (opts.time) {
+      lap("timing");
       Timing t;
       size_t launches = plan.launches.size();
       Outcome o = timeRuns(
@@ -602,6 +618,7 @@ private:
       result["gbps"] = plan.ioBytes() / (t.medianMs * 1e-3) / 1e9;
 
       // Verify again, on inputs the kernels have never seen.
+      lap("recheck");
       json::Array recheck;
       uint64_t freshSeed = opts.seed + 0x9e3779b97f4a7c15ull;
       if (Outcome o2 = verify(freshSeed, /*firstPass=*/false, recheck); !o2) {
@@ -613,8 +630,10 @@ private:
       }
       result["recheck"] = "ok";
     }
-    if (opts.compareCublas)
+    if (opts.compareCublas) {
+      lap("cublas");
       result["cublas"] = compareCublas();
+    }
     return Outcome::ok();
   }
 
@@ -924,6 +943,12 @@ private:
   }
 
   Outcome verify(uint64_t seed, bool firstPass, json::Array &report) {
+    // The first pass is timed step by step; a re-check is one phase.
+    auto step = [&](llvm::StringRef name) {
+      if (firstPass)
+        lap(name);
+    };
+    step("verify_inputs");
     hostInputs.clear();
     hostValues.clear();
     for (const PlanBuffer &b : plan.buffers)
@@ -939,6 +964,7 @@ private:
           roundToTf32InPlace(hostInputs[b.name], hostValues[b.name]);
     if (Outcome o = prepare(mainPlan, /*writeInputs=*/true); !o)
       return o;
+    step("verify_runs");
     if (Outcome o = runOnce(mainPlan, "the plan's kernels"); !o)
       return o;
     std::map<std::string, std::vector<uint8_t>> outputs, again;
@@ -952,6 +978,7 @@ private:
     }
 
     std::map<std::string, std::vector<double>> ref;
+    step("verify_reference");
     if (referenceMode != ReferenceMode::None) {
       if (Outcome o = computeReference(ref); !o)
         return o;
@@ -960,6 +987,7 @@ private:
           return o;
     }
 
+    step("verify_compare");
     Outcome verdict = Outcome::ok();
     for (const PlanBuffer &b : plan.buffers) {
       if (b.kind != PlanBuffer::Kind::Output)
@@ -1120,6 +1148,9 @@ private:
   std::map<std::string, std::vector<uint8_t>> hostInputs;
   std::map<std::string, std::vector<double>> hostValues;
   std::string referenceCpuCheck;
+  json::Object phaseSeconds;
+  std::string phase;
+  std::chrono::steady_clock::time_point phaseStart;
 };
 
 } // namespace
