@@ -50,7 +50,7 @@ struct FfmaOperand {
   int64_t groups() const { return threadTile / kVec; }
 };
 
-class FfmaBuilder : IndexBuilder {
+class FfmaBuilder : IndexBuilder, BlockGemm {
 public:
   FfmaBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
               const FfmaOptions &options)
@@ -89,8 +89,6 @@ private:
 
   linalg::LinalgOp gemm;
   FfmaOptions opt;
-  gpu::LaunchOp launch;
-  unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   OutputMap output; // where output element (row, col) lives
   FfmaOperand lhs, rhs;
   Value kSize;
@@ -111,13 +109,9 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
   if (!facts->elementType.isF32())
     return fail("ffma takes f32 operands; f16 and bf16 belong on the "
                 "tensor cores (gemm_to_mma_sync, gemm_to_wgmma)");
-  launch = facts->launch;
-  mDim = facts->mDim;
-  nDim = facts->nDim;
-  kDim = facts->kDim;
-  numLoops = facts->numLoops;
+  static_cast<BlockGemm &>(*this) = *facts;
 
-  if (failed(checkUnitBatchTiles(gemm, facts->batchDims, why)))
+  if (failed(checkUnitBatchTiles(gemm, batchDims, why)))
     return failure();
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
 

@@ -53,7 +53,7 @@ struct StagedOperand {
 };
 
 /// Emits the kernel body in place of the contraction.
-class MmaSyncBuilder : IndexBuilder {
+class MmaSyncBuilder : IndexBuilder, BlockGemm {
 public:
   MmaSyncBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
                  const MmaSyncOptions &options)
@@ -121,13 +121,9 @@ private:
   int64_t threads;
   int64_t chunk = 8;  // elements per 16-byte copy
   int64_t mmaK = 16; // K of one MMA
-  gpu::LaunchOp launch;
-  unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   OutputMap output; // where output element (row, col) lives
-  SmallVector<unsigned> batchDims;
   StagedOperand lhs, rhs;
   Value kSize;
-  Type elementType;
   NVVM::MMATypes ptxType = NVVM::MMATypes::f16;
   int64_t warpM = 0, warpN = 0, fragsM = 0, fragsN = 0;
   EpilogueChain chain;
@@ -150,13 +146,7 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                      : "f32 operands take mma.sync only with f32_precision "
                        "= \"tf32\" or \"3xtf32\" (both change accuracy; "
                        "gemm_to_ffma keeps f32 accuracy)");
-  launch = facts->launch;
-  mDim = facts->mDim;
-  nDim = facts->nDim;
-  kDim = facts->kDim;
-  batchDims = facts->batchDims;
-  numLoops = facts->numLoops;
-  elementType = facts->elementType;
+  static_cast<BlockGemm &>(*this) = *facts;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
   ptxType = tf32                   ? NVVM::MMATypes::tf32
             : elementType.isF16() ? NVVM::MMATypes::f16

@@ -133,7 +133,7 @@ LogicalResult operandDims(AffineMap map, unsigned rowDim, unsigned kDim,
   return success();
 }
 
-class WgmmaBuilder : IndexBuilder {
+class WgmmaBuilder : IndexBuilder, BlockGemm {
 public:
   WgmmaBuilder(RewriterBase &rewriter, linalg::LinalgOp gemm,
                const WgmmaOptions &options)
@@ -208,8 +208,6 @@ private:
   linalg::LinalgOp gemm;
   WgmmaOptions opt;
   int64_t threads;
-  gpu::LaunchOp launch;
-  unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   TmaOperand lhs, rhs;
   /// B stored [N, K] (nn.Linear weights) rather than [K, N].
   bool rhsKMajor = false;
@@ -222,7 +220,6 @@ private:
   /// start at split index * kChunk.
   bool splitK = false;
   int64_t kChunk = 0;
-  Type elementType;
   int64_t elementBytes = 2;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
   EpilogueChain chain;
@@ -242,12 +239,7 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   if (facts->batchDims.size() > 1)
     return fail("the wgmma path takes at most one batch dimension");
   batched = facts->batchDims.size() == 1;
-  launch = facts->launch;
-  mDim = facts->mDim;
-  nDim = facts->nDim;
-  kDim = facts->kDim;
-  numLoops = facts->numLoops;
-  elementType = facts->elementType;
+  static_cast<BlockGemm &>(*this) = *facts;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
 
   // Operands are [batch,] rows, columns: the batch (tiled to 1) outermost,

@@ -36,7 +36,7 @@ struct EpilogueChain {
 /// What the GEMM rewrites first establish about their target: a bufferized
 /// two-operand contraction with one M, N and K dimension inside a
 /// gpu.launch, f16 or bf16 (or, where allowed, f32) operands and an f32
-/// accumulator.
+/// accumulator. The kernel builders keep these facts as their base.
 struct BlockGemm {
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
