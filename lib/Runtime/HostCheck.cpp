@@ -7,6 +7,9 @@
 
 #include "vibegemm/Runtime/HostCheck.h"
 
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Parallel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -97,130 +100,176 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
                                           std::vector<uint8_t> &bytes,
                                           std::vector<double> &values,
                                           double scale) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
   size_t width = dtypeBytes(type);
   bytes.assign(count * width, 0);
   values.resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    uint64_t r = rng();
-    float v = magnitude(rng) * ((r & 1) ? -1.0f : 1.0f) *
-              static_cast<float>(scale);
-    uint8_t *dst = bytes.data() + i * width;
-    switch (type) {
-    case DType::F32:
-      std::memcpy(dst, &v, 4);
-      values[i] = v;
-      break;
-    case DType::F64: {
-      double d = v;
-      std::memcpy(dst, &d, 8);
-      values[i] = d;
-      break;
+  // Fixed chunks, each with its own generator, filled on all cores: the
+  // values depend on the seed alone, not on the thread count.
+  constexpr size_t kChunk = size_t(1) << 16;
+  llvm::parallelFor(0, llvm::divideCeil(count, kChunk), [&](size_t chunk) {
+    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
+    std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
+    size_t end = std::min(count, (chunk + 1) * kChunk);
+    for (size_t i = chunk * kChunk; i < end; ++i) {
+      uint64_t r = rng();
+      float v = magnitude(rng) * ((r & 1) ? -1.0f : 1.0f) *
+                static_cast<float>(scale);
+      uint8_t *dst = bytes.data() + i * width;
+      switch (type) {
+      case DType::F32:
+        std::memcpy(dst, &v, 4);
+        values[i] = v;
+        break;
+      case DType::F64: {
+        double d = v;
+        std::memcpy(dst, &d, 8);
+        values[i] = d;
+        break;
+      }
+      case DType::BF16: {
+        uint16_t h = floatToBf16(v);
+        std::memcpy(dst, &h, 2);
+        values[i] = bf16ToFloat(h);
+        break;
+      }
+      case DType::F16: {
+        uint16_t h = floatToHalf(v);
+        std::memcpy(dst, &h, 2);
+        values[i] = halfToFloat(h);
+        break;
+      }
+      case DType::I64:
+      case DType::I32:
+      case DType::I8: {
+        // Small non-zero integers: -8..-1, 1..8.
+        int64_t n = static_cast<int64_t>(r % 8) + 1;
+        if (r & 8)
+          n = -n;
+        std::memcpy(dst, &n, width); // little-endian truncation
+        values[i] = static_cast<double>(n);
+        break;
+      }
+      }
     }
-    case DType::BF16: {
-      uint16_t h = floatToBf16(v);
-      std::memcpy(dst, &h, 2);
-      values[i] = bf16ToFloat(h);
-      break;
-    }
-    case DType::F16: {
-      uint16_t h = floatToHalf(v);
-      std::memcpy(dst, &h, 2);
-      values[i] = halfToFloat(h);
-      break;
-    }
-    case DType::I64:
-    case DType::I32:
-    case DType::I8: {
-      // Small non-zero integers: -8..-1, 1..8.
-      int64_t n = static_cast<int64_t>(r % 8) + 1;
-      if (r & 8)
-        n = -n;
-      std::memcpy(dst, &n, width); // little-endian truncation
-      values[i] = static_cast<double>(n);
-      break;
-    }
-    }
+  });
+}
+
+double ElementSpan::operator[](size_t i) const {
+  const uint8_t *src = data + i * dtypeBytes(type);
+  switch (type) {
+  case DType::F32: {
+    float f;
+    std::memcpy(&f, src, 4);
+    return f;
   }
+  case DType::F64: {
+    double d;
+    std::memcpy(&d, src, 8);
+    return d;
+  }
+  case DType::BF16: {
+    uint16_t h;
+    std::memcpy(&h, src, 2);
+    return bf16ToFloat(h);
+  }
+  case DType::F16: {
+    uint16_t h;
+    std::memcpy(&h, src, 2);
+    return halfToFloat(h);
+  }
+  case DType::I64: {
+    int64_t v;
+    std::memcpy(&v, src, 8);
+    return static_cast<double>(v);
+  }
+  case DType::I32: {
+    int32_t v;
+    std::memcpy(&v, src, 4);
+    return v;
+  }
+  case DType::I8:
+    return static_cast<int8_t>(*src);
+  }
+  return 0;
 }
 
 std::vector<double> mlir::vibegemm::runtime::decodeToDouble(DType type,
                                                       const uint8_t *bytes,
                                                       size_t count) {
+  ElementSpan span{type, bytes, count};
   std::vector<double> out(count);
-  for (size_t i = 0; i < count; ++i) {
-    const uint8_t *src = bytes + i * dtypeBytes(type);
-    switch (type) {
-    case DType::F32: {
-      float f;
-      std::memcpy(&f, src, 4);
-      out[i] = f;
-      break;
-    }
-    case DType::F64:
-      std::memcpy(&out[i], src, 8);
-      break;
-    case DType::BF16: {
-      uint16_t h;
-      std::memcpy(&h, src, 2);
-      out[i] = bf16ToFloat(h);
-      break;
-    }
-    case DType::F16: {
-      uint16_t h;
-      std::memcpy(&h, src, 2);
-      out[i] = halfToFloat(h);
-      break;
-    }
-    case DType::I64: {
-      int64_t v;
-      std::memcpy(&v, src, 8);
-      out[i] = static_cast<double>(v);
-      break;
-    }
-    case DType::I32: {
-      int32_t v;
-      std::memcpy(&v, src, 4);
-      out[i] = v;
-      break;
-    }
-    case DType::I8:
-      out[i] = static_cast<int8_t>(*src);
-      break;
-    }
-  }
+  for (size_t i = 0; i < count; ++i)
+    out[i] = span[i];
   return out;
 }
 
-Comparison mlir::vibegemm::runtime::compareOutputs(const std::vector<double> &got,
-                                             const std::vector<double> &ref,
-                                             double tolerance) {
+namespace {
+/// Elements per chunk of the parallel comparison.
+constexpr size_t kCompareChunk = size_t(1) << 20;
+
+/// What one chunk of a comparison found.
+struct ChunkErrors {
+  double maxAbs = 0, errSq = 0, refSq = 0;
+  size_t nonFinite = 0;
+  std::optional<size_t> firstBad;
+};
+} // namespace
+
+Comparison mlir::vibegemm::runtime::compareOutputs(ElementSpan got,
+                                                   ElementSpan ref,
+                                                   double tolerance) {
   Comparison c;
   c.tolerance = tolerance;
-  if (got.size() != ref.size()) {
+  if (got.count != ref.count) {
     c.firstBad = 0;
     return c;
   }
-  double refMax = 0, errSq = 0, refSq = 0;
-  for (double r : ref)
-    refMax = std::max(refMax, std::fabs(r));
+  size_t chunks = llvm::divideCeil(got.count, kCompareChunk);
+  auto chunkRange = [&](size_t chunk) {
+    size_t begin = chunk * kCompareChunk;
+    return std::pair{begin, std::min(got.count, begin + kCompareChunk)};
+  };
+  std::vector<double> chunkRefMax(chunks, 0);
+  llvm::parallelFor(0, chunks, [&](size_t chunk) {
+    auto [begin, end] = chunkRange(chunk);
+    double m = 0;
+    for (size_t i = begin; i < end; ++i)
+      m = std::max(m, std::fabs(ref[i]));
+    chunkRefMax[chunk] = m;
+  });
+  double refMax = 0;
+  for (double m : chunkRefMax)
+    refMax = std::max(refMax, m);
   // An all-zero reference compares absolutely.
   double scale = refMax > 0 ? refMax : 1.0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    double g = got[i], r = ref[i];
-    if (!std::isfinite(g)) {
-      ++c.nonFinite;
-      if (!c.firstBad)
-        c.firstBad = i;
-      continue;
+  std::vector<ChunkErrors> found(chunks);
+  llvm::parallelFor(0, chunks, [&](size_t chunk) {
+    auto [begin, end] = chunkRange(chunk);
+    ChunkErrors &e = found[chunk];
+    for (size_t i = begin; i < end; ++i) {
+      double g = got[i], r = ref[i];
+      if (!std::isfinite(g)) {
+        ++e.nonFinite;
+        if (!e.firstBad)
+          e.firstBad = i;
+        continue;
+      }
+      double err = std::fabs(g - r);
+      e.maxAbs = std::max(e.maxAbs, err);
+      e.errSq += err * err;
+      e.refSq += r * r;
+      if (!e.firstBad && err / scale > tolerance)
+        e.firstBad = i;
     }
-    double err = std::fabs(g - r);
-    c.maxAbsError = std::max(c.maxAbsError, err);
-    errSq += err * err;
-    refSq += r * r;
-    if (!c.firstBad && err / scale > tolerance)
-      c.firstBad = i;
+  });
+  double errSq = 0, refSq = 0;
+  for (const ChunkErrors &e : found) {
+    c.maxAbsError = std::max(c.maxAbsError, e.maxAbs);
+    errSq += e.errSq;
+    refSq += e.refSq;
+    c.nonFinite += e.nonFinite;
+    if (!c.firstBad)
+      c.firstBad = e.firstBad;
   }
   c.maxRelError = c.maxAbsError / scale;
   c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq) : std::sqrt(errSq);

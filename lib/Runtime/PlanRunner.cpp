@@ -510,6 +510,16 @@ std::string indexString(const PlanBuffer &b, size_t flat) {
   return s + "]";
 }
 
+/// A buffer copied back to the host, with its element type.
+struct HostElements {
+  DType type = DType::F32;
+  std::vector<uint8_t> bytes;
+
+  ElementSpan span() const {
+    return {type, bytes.data(), bytes.size() / dtypeBytes(type)};
+  }
+};
+
 /// One verification and timing of a plan.
 class Run {
 public:
@@ -870,8 +880,8 @@ private:
     return Outcome::ok();
   }
 
-  /// The reference's outputs, as doubles, by output name.
-  Outcome computeReference(std::map<std::string, std::vector<double>> &ref) {
+  /// The reference's outputs, raw, by output name.
+  Outcome computeReference(std::map<std::string, HostElements> &ref) {
     if (referenceMode == ReferenceMode::Cublas) {
       const PlanGemm &g = *plan.reference;
       const PlanBuffer *a = plan.find(g.a), *c = plan.find(g.c);
@@ -889,7 +899,7 @@ private:
                             "reading the cuBLAS reference");
           !o)
         return fail(kStatusReferenceError, o.diagnostic);
-      ref[g.c] = decodeToDouble(DType::F32, bytes.data(), c->numElements());
+      ref[g.c] = {DType::F32, std::move(bytes)};
       return Outcome::ok();
     }
     if (Outcome o = runOnce(referencePlan, "the reference kernels"); !o)
@@ -897,15 +907,13 @@ private:
     std::map<std::string, std::vector<uint8_t>> raw;
     if (Outcome o = inspect(referencePlan, "the reference kernels", raw); !o)
       return fail(kStatusReferenceError, o.diagnostic);
-    for (auto &[name, bytes] : raw) {
-      const PlanBuffer *b = refPlan->find(name);
-      ref[name] = decodeToDouble(b->dtype, bytes.data(), b->numElements());
-    }
+    for (auto &[name, bytes] : raw)
+      ref[name] = {refPlan->find(name)->dtype, std::move(bytes)};
     return Outcome::ok();
   }
 
   /// The reference itself, against float64 on the CPU (plain GEMMs only).
-  Outcome checkReferenceOnCpu(const std::vector<double> &ref) {
+  Outcome checkReferenceOnCpu(ElementSpan ref) {
     const PlanGemm &g = *plan.reference;
     std::vector<size_t> indices =
         cpuCheckIndices(g, opts.cpuFullLimit, opts.cpuSamples, opts.seed);
@@ -925,7 +933,7 @@ private:
     Comparison c = compareOutputs(got, want, dtypeTolerance(outType));
     referenceCpuCheck = llvm::formatv(
         "{0} of {1} elements against float64 on the CPU: max rel error {2:e}",
-        indices.size(), ref.size(), c.maxRelError);
+        indices.size(), ref.count, c.maxRelError);
     if (!c.ok)
       return fail(kStatusReferenceError,
                   "the reference disagrees with float64 on the CPU: " +
@@ -977,13 +985,14 @@ private:
         return o;
     }
 
-    std::map<std::string, std::vector<double>> ref;
+    std::map<std::string, HostElements> ref;
     step("verify_reference");
     if (referenceMode != ReferenceMode::None) {
       if (Outcome o = computeReference(ref); !o)
         return o;
       if (firstPass && plan.reference)
-        if (Outcome o = checkReferenceOnCpu(ref[plan.reference->c]); !o)
+        if (Outcome o = checkReferenceOnCpu(ref[plan.reference->c].span());
+            !o)
           return o;
     }
 
@@ -992,19 +1001,19 @@ private:
     for (const PlanBuffer &b : plan.buffers) {
       if (b.kind != PlanBuffer::Kind::Output)
         continue;
-      std::vector<double> got =
-          decodeToDouble(b.dtype, outputs[b.name].data(), b.numElements());
+      ElementSpan got{b.dtype, outputs[b.name].data(), b.numElements()};
       json::Object entry{{"name", b.name}, {"dtype", dtypeName(b.dtype)}};
       if (referenceMode == ReferenceMode::None) {
-        size_t nonFinite = llvm::count_if(
-            got, [](double v) { return !std::isfinite(v); });
+        size_t nonFinite = 0;
+        for (size_t i = 0; i < got.count; ++i)
+          nonFinite += !std::isfinite(got[i]);
         entry["non_finite"] = static_cast<int64_t>(nonFinite);
         entry["ok"] = nonFinite == 0;
         if (nonFinite && verdict)
           verdict = fail(kStatusWrongResult,
                          llvm::formatv("{0}: {1} of {2} elements are not "
                                        "finite",
-                                       b.name, nonFinite, got.size()));
+                                       b.name, nonFinite, got.count));
         report.push_back(std::move(entry));
         continue;
       }
@@ -1015,7 +1024,8 @@ private:
                          "the reference computes no " + b.name);
         continue;
       }
-      Comparison c = compareOutputs(got, it->second, toleranceFor(b));
+      ElementSpan want = it->second.span();
+      Comparison c = compareOutputs(got, want, toleranceFor(b));
       entry["max_abs_err"] = c.maxAbsError;
       entry["max_rel_err"] = c.maxRelError;
       entry["rel_l2"] = c.relL2;
@@ -1028,7 +1038,7 @@ private:
             c.firstBad ? " (first bad element " + indexString(b, *c.firstBad) +
                              llvm::formatv(": got {0}, want {1})",
                                            got[*c.firstBad],
-                                           it->second[*c.firstBad])
+                                           want[*c.firstBad])
                              .str()
                        : "";
         verdict =
@@ -1036,7 +1046,7 @@ private:
                 ? fail(kStatusWrongResult,
                        llvm::formatv("{0}: {1} of {2} elements are not finite "
                                      "(NaN poison left unwritten?){3}",
-                                     b.name, c.nonFinite, got.size(), where))
+                                     b.name, c.nonFinite, got.count, where))
                 : fail(kStatusWrongResult,
                        llvm::formatv("{0}: max rel error {1:e}, rel L2 {2:e}, "
                                      "tolerance {3:e}{4}",

@@ -104,6 +104,38 @@ TEST(HostCheck, CompareCatchesNaNAndErrorsButAcceptsRounding) {
   EXPECT_FALSE(compareOutputs({1.0}, ref, 1.0).ok);
 }
 
+TEST(HostCheck, CompareReadsRawElementsAcrossChunks) {
+  // Three chunks and a bit of a bf16 output against an f32 reference,
+  // read in place: errors in the second and third chunks, a NaN in the
+  // third; the first bad element is the earliest, whatever thread finds it.
+  size_t n = 3 * (size_t(1) << 20) + 5;
+  std::vector<float> want(n);
+  std::vector<uint16_t> have(n);
+  for (size_t i = 0; i < n; ++i) {
+    want[i] = 1.0f + static_cast<float>(i % 7) / 8; // exact in bf16
+    have[i] = floatToBf16(want[i]);
+  }
+  auto span = [](auto &v, DType t) {
+    return ElementSpan{t, reinterpret_cast<const uint8_t *>(v.data()),
+                       v.size()};
+  };
+  Comparison same =
+      compareOutputs(span(have, DType::BF16), span(want, DType::F32), 1e-6);
+  EXPECT_TRUE(same.ok);
+  EXPECT_EQ(same.maxAbsError, 0);
+  size_t early = (size_t(1) << 20) + 3, late = 3 * (size_t(1) << 20) + 1;
+  have[late] = floatToBf16(want[late] + 0.5f);
+  have[early] = floatToBf16(want[early] + 0.25f);
+  have[late - 9] = floatToBf16(NAN);
+  Comparison bad =
+      compareOutputs(span(have, DType::BF16), span(want, DType::F32), 1e-2);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_EQ(*bad.firstBad, early);
+  EXPECT_EQ(bad.nonFinite, 1u);
+  EXPECT_EQ(bad.maxAbsError, 0.5);
+  EXPECT_DOUBLE_EQ(bad.maxRelError, 0.5 / 1.75);
+}
+
 TEST(HostCheck, GuardDamageIsLocated) {
   std::vector<uint8_t> guard(64, kGuardByte);
   EXPECT_FALSE(firstGuardDamage(guard.data(), guard.size()));

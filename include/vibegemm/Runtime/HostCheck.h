@@ -56,10 +56,31 @@ struct Comparison {
   bool ok = false;
 };
 
+/// Elements of `type` in host memory, read one at a time as doubles, so a
+/// billion-element output is compared without a widened copy.
+struct ElementSpan {
+  DType type = DType::F64;
+  const uint8_t *data = nullptr;
+  size_t count = 0;
+
+  double operator[](size_t i) const;
+  /// A span over doubles.
+  static ElementSpan of(const std::vector<double> &values) {
+    return {DType::F64, reinterpret_cast<const uint8_t *>(values.data()),
+            values.size()};
+  }
+};
+
 /// Compares `got` with `ref`: every element finite, and both the relative
-/// L2 error and max|got - ref| / max|ref| within `tolerance`.
-Comparison compareOutputs(const std::vector<double> &got,
-                          const std::vector<double> &ref, double tolerance);
+/// L2 error and max|got - ref| / max|ref| within `tolerance`. Runs over
+/// fixed chunks on all cores and sums them in chunk order, so the result
+/// does not depend on the thread count.
+Comparison compareOutputs(ElementSpan got, ElementSpan ref, double tolerance);
+inline Comparison compareOutputs(const std::vector<double> &got,
+                                 const std::vector<double> &ref,
+                                 double tolerance) {
+  return compareOutputs(ElementSpan::of(got), ElementSpan::of(ref), tolerance);
+}
 
 /// Offset of the first byte in [data, data + size) that is not the guard
 /// byte.
