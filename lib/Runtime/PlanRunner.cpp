@@ -917,6 +917,9 @@ private:
     const PlanGemm &g = *plan.reference;
     std::vector<size_t> indices =
         cpuCheckIndices(g, opts.cpuFullLimit, opts.cpuSamples, opts.seed);
+    if (llvm::any_of(indices, [&](size_t i) { return i >= ref.count; }))
+      return fail(kStatusReferenceError,
+                  "the reference output " + g.c + " is missing or short");
     std::vector<double> want, got;
     for (size_t flat : indices) {
       int64_t col = flat % g.n, row = (flat / g.n) % g.m,
@@ -1001,7 +1004,10 @@ private:
     for (const PlanBuffer &b : plan.buffers) {
       if (b.kind != PlanBuffer::Kind::Output)
         continue;
-      ElementSpan got{b.dtype, outputs[b.name].data(), b.numElements()};
+      // Sized by what was copied back, so a short buffer fails the compare
+      // rather than being read past its end.
+      const std::vector<uint8_t> &raw = outputs[b.name];
+      ElementSpan got{b.dtype, raw.data(), raw.size() / dtypeBytes(b.dtype)};
       json::Object entry{{"name", b.name}, {"dtype", dtypeName(b.dtype)}};
       if (referenceMode == ReferenceMode::None) {
         size_t nonFinite = 0;
