@@ -559,15 +559,7 @@ scf::ForOp MmaSyncBuilder::build() {
   setEpilogueInsertionPoint(b, chain);
   emitEpilogue(SmallVector<Value>(loop.getResults()));
 
-  // The launch plan reads this to verify with TF32's tolerance; TF32 wins
-  // over 3xTF32 where one function holds both.
-  if (opt.precision != F32Precision::None)
-    if (auto func = gemm->getParentOfType<FunctionOpInterface>()) {
-      auto marked = func->getAttrOfType<StringAttr>(kF32PrecisionAttr);
-      if (!marked || opt.precision == F32Precision::Tf32)
-        func->setAttr(kF32PrecisionAttr,
-                      b.getStringAttr(f32PrecisionName(opt.precision)));
-    }
+  markF32Precision(b, gemm, opt.precision);
 
   // The chain and the block-local buffers it ran through are gone.
   eraseGemmAndEpilogue(b, gemm, chain);
@@ -581,6 +573,18 @@ std::optional<F32Precision> vibegemm::parseF32Precision(StringRef name) {
       .Case("tf32", F32Precision::Tf32)
       .Case("3xtf32", F32Precision::Tf32x3)
       .Default(std::nullopt);
+}
+
+void vibegemm::markF32Precision(OpBuilder &b, Operation *gemm,
+                                F32Precision precision) {
+  if (precision == F32Precision::None)
+    return;
+  if (auto func = gemm->getParentOfType<FunctionOpInterface>()) {
+    auto marked = func->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+    if (!marked || precision == F32Precision::Tf32)
+      func->setAttr(kF32PrecisionAttr,
+                    b.getStringAttr(f32PrecisionName(precision)));
+  }
 }
 
 StringRef vibegemm::f32PrecisionName(F32Precision precision) {

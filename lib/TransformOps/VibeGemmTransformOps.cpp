@@ -150,6 +150,9 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
     return emitOpError("stages must be between 2 and 8");
   if (getConsumers() < 1 || getConsumers() > 3)
     return emitOpError("consumers must be 1, 2 or 3 warpgroups");
+  if (std::optional<StringRef> precision = getF32Precision();
+      precision && !vibegemm::parseF32Precision(*precision))
+    return emitOpError("f32_precision must be \"tf32\" or \"3xtf32\"");
   return success();
 }
 
@@ -166,6 +169,8 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   vibegemm::WgmmaOptions options;
   options.stages = getStages();
   options.consumers = getConsumers();
+  if (std::optional<StringRef> precision = getF32Precision())
+    options.precision = *vibegemm::parseF32Precision(*precision);
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

@@ -32,9 +32,9 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-/// A K-tile is one 128-byte swizzle row of 16-bit elements; B comes in
-/// boxes of as many columns.
-constexpr int64_t kBlockK = 64;
+/// A K-tile is one 128-byte swizzle row: 64 16-bit or 32 f32 elements
+/// (WgmmaBuilder::blockK); an MN-major B comes in boxes of 64 columns.
+constexpr int64_t kKTileBytes = 128;
 constexpr int64_t kBoxN = 64;
 constexpr int64_t kWarpgroup = 128;
 /// 128-byte swizzling repeats every 1024 bytes; slots start on it.
@@ -162,7 +162,7 @@ private:
                                       gpu::AddressSpace::Workgroup);
   }
   nvgpu::TensorMapDescriptorType tensorMapType(int64_t rows) {
-    SmallVector<int64_t> shape = {rows, kBlockK};
+    SmallVector<int64_t> shape = {rows, blockK};
     if (tma3d())
       shape.insert(shape.begin(), 1);
     return nvgpu::TensorMapDescriptorType::get(
@@ -197,7 +197,7 @@ private:
                                               Value staged);
 
   int64_t stageBytes() const {
-    return (blockM * kBlockK + kBlockK * blockN) * elementBytes;
+    return (blockM * blockK + blockK * blockN) * elementBytes;
   }
   int64_t ringBytes() const { return opt.stages * stageBytes(); }
   int64_t stagingBytes() const { return blockM * (blockN + kStagePad) * 4; }
@@ -221,6 +221,8 @@ private:
   bool splitK = false;
   int64_t kChunk = 0;
   int64_t elementBytes = 2;
+  /// Elements per K-tile (one 128-byte row) and per wgmma (32 bytes).
+  int64_t blockK = 64, mmaK = 16;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
   EpilogueChain chain;
   // Per-thread values, set while building.
@@ -233,13 +235,25 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     why = msg.str();
     return failure();
   };
-  FailureOr<BlockGemm> facts = analyseBlockGemm(gemm, "wgmma", why);
+  FailureOr<BlockGemm> facts =
+      analyseBlockGemm(gemm, "wgmma", why, /*allowF32=*/true);
   if (failed(facts))
     return failure();
+  bool tf32 = opt.precision == F32Precision::Tf32;
+  if (opt.precision == F32Precision::Tf32x3)
+    return fail("3xtf32 runs on gemm_to_mma_sync only");
+  if (facts->elementType.isF32() != tf32)
+    return fail(tf32 ? "f32_precision applies to f32 operands only"
+                     : "f32 operands take wgmma only with f32_precision = "
+                       "\"tf32\" (it changes accuracy; gemm_to_ffma keeps "
+                       "f32 accuracy)");
   if (facts->batchDims.size() > 1)
     return fail("the wgmma path takes at most one batch dimension");
   batched = facts->batchDims.size() == 1;
   static_cast<BlockGemm &>(*this) = *facts;
+  elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  blockK = kKTileBytes / elementBytes;
+  mmaK = 32 / elementBytes;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
 
   // Operands are [batch,] rows, columns: the batch (tiled to 1) outermost,
@@ -293,15 +307,20 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
       kChunk = chunk;
     }
     // A K-tile must not read into the next split's chunk.
-    if (kChunk % kBlockK)
+    if (kChunk % blockK)
       return fail(llvm::formatv("split-K chunks of {0} are not a multiple of "
                                 "the {1}-wide K-tiles",
-                                kChunk, kBlockK));
+                                kChunk, blockK));
   } else if (batched && (*lhs.batchPos != 0 || *rhs.batchPos != 0)) {
     return fail(layoutError);
   }
   lhsKMajor = lhs.kMajor;
   rhsKMajor = rhs.kMajor;
+  // wgmma reads TF32 from shared memory K-major only (no transpose).
+  if (tf32 && (!lhsKMajor || !rhsKMajor))
+    return fail("TF32 wgmma reads both operands K-major: A stored [M, K] "
+                "and B stored [N, K] (x * W^T); other layouts take "
+                "gemm_to_mma_sync {f32_precision = \"tf32\"}");
   unsigned rootRank = tma3d() ? 3 : 2;
   for (TmaOperand *op : {&lhs, &rhs}) {
     auto type = dyn_cast<MemRefType>(op->root.getType());
@@ -350,7 +369,7 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   };
   if (!spansK(lhs) || !spansK(rhs))
     return fail("the block tile must span the whole K of its operands");
-  kTileCount = llvm::divideCeil(kTotal, kBlockK);
+  kTileCount = llvm::divideCeil(kTotal, blockK);
 
   FailureOr<int64_t> mBound = upperBound(a, lhs.rowPos);
   FailureOr<int64_t> nBound = upperBound(bv, rhs.rowPos);
@@ -370,8 +389,8 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               "128); add consumers",
                               rowsPerConsumer, blockN,
                               rowsPerConsumer * blockN / kWarpgroup));
-  lhs.boxRows = lhsKMajor ? blockM : kBlockK;
-  rhs.boxRows = rhsKMajor ? blockN : kBlockK;
+  lhs.boxRows = lhsKMajor ? blockM : blockK;
+  rhs.boxRows = rhsKMajor ? blockN : blockK;
   if (sharedBytes() > kMaxDynamicSharedBytes)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
                               "memory (at most {2})",
@@ -410,7 +429,7 @@ void WgmmaBuilder::createDescriptors() {
     Value unranked = memref::CastOp::create(
         b, loc, UnrankedMemRefType::get(elementType, type.getMemorySpace()),
         op->root);
-    SmallVector<Value> box = {c(op->boxRows), c(kBlockK)};
+    SmallVector<Value> box = {c(op->boxRows), c(blockK)};
     if (tma3d())
       box.insert(box.begin(), c(1));
     op->descriptor = nvgpu::TmaCreateDescriptorOp::create(
@@ -459,37 +478,37 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   }
   nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers, c(stageBytes()),
                                           slot, Value());
-  Value k = add(kBase, mul(kt, c(kBlockK)));
+  Value k = add(kBase, mul(kt, c(blockK)));
   Value slotBase = mul(slot, c(stageBytes()));
   // TMA coordinates run innermost first. Operands stored K-major take one
   // box of tile rows x 64; the others boxes of 64 K-rows x 64 columns,
   // 8 KiB apart.
   if (lhsKMajor)
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(slotBase, box({blockM, kBlockK}), elementType),
+        b, loc, sharedView(slotBase, box({blockM, blockK}), elementType),
         barriers, lhs.descriptor, coords(lhs, k, mOrigin), slot, Value(),
         Value());
   else
     for (int64_t j = 0; j < blockM / kBoxN; ++j)
       nvgpu::TmaAsyncLoadOp::create(
           b, loc,
-          sharedView(add(slotBase, c(j * kBlockK * kBoxN * elementBytes)),
-                     box({kBlockK, kBoxN}), elementType),
+          sharedView(add(slotBase, c(j * blockK * kBoxN * elementBytes)),
+                     box({blockK, kBoxN}), elementType),
           barriers, lhs.descriptor,
           coords(lhs, add(mOrigin, c(j * kBoxN)), k), slot, Value(), Value());
-  Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
+  Value bBase = add(slotBase, c(blockM * blockK * elementBytes));
   if (rhsKMajor) {
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(bBase, box({blockN, kBlockK}), elementType),
+        b, loc, sharedView(bBase, box({blockN, blockK}), elementType),
         barriers, rhs.descriptor, coords(rhs, k, nOrigin), slot, Value(),
         Value());
     return;
   }
   for (int64_t j = 0; j < blockN / kBoxN; ++j) {
     Value offset =
-        add(slotBase, c((blockM * kBlockK + j * kBlockK * kBoxN) * elementBytes));
+        add(slotBase, c((blockM * blockK + j * blockK * kBoxN) * elementBytes));
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(offset, box({kBlockK, kBoxN}), elementType),
+        b, loc, sharedView(offset, box({blockK, kBoxN}), elementType),
         barriers, rhs.descriptor, coords(rhs, add(nOrigin, c(j * kBoxN)), k),
         slot, Value(), Value());
   }
@@ -524,8 +543,9 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
   Value signals = cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1),
                                  SmallVector<Value>(groups, zeros));
-  auto wgmmaType = elementType.isF16() ? NVVM::WGMMATypes::f16
-                                       : NVVM::WGMMATypes::bf16;
+  auto wgmmaType = elementType.isF32()   ? NVVM::WGMMATypes::tf32
+                   : elementType.isF16() ? NVVM::WGMMATypes::f16
+                                         : NVVM::WGMMATypes::bf16;
   auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
   auto layout = [&](NVVM::MMALayout l) {
     return NVVM::MMALayoutAttr::get(ctx, l);
@@ -539,9 +559,9 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
                                            parity(div(kt, opt.stages)),
                                            c(kWaitTicks), slot);
     Value slotBase = mul(slot, c(stageBytes()));
-    Value aBase = add(slotBase, mul(consumer, c(rowsPerConsumer * kBlockK *
+    Value aBase = add(slotBase, mul(consumer, c(rowsPerConsumer * blockK *
                                                 elementBytes)));
-    Value bBase = add(slotBase, c(blockM * kBlockK * elementBytes));
+    Value bBase = add(slotBase, c(blockM * blockK * elementBytes));
     SmallVector<Value> acc(loop.getRegionIterArgs());
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     // K-major tiles step 32 bytes along the swizzled row; tiles stored
@@ -551,16 +571,16 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
     auto operandDescriptor = [&](Value base, bool kMajor, int64_t step) {
       return kMajor ? matrixDescriptor(add(base, c(step * 32)), 16)
                     : matrixDescriptor(add(base, c(step * 16 * 128)),
-                                       kBlockK * kBoxN * elementBytes);
+                                       blockK * kBoxN * elementBytes);
     };
-    for (int64_t step = 0; step < kBlockK / 16; ++step) {
+    for (int64_t step = 0; step < blockK / mmaK; ++step) {
       Value bDesc = operandDescriptor(bBase, rhsKMajor, step);
       for (int64_t g = 0; g < groups; ++g) {
         Value aDesc = operandDescriptor(
-            add(aBase, c(g * kBlockK * kBoxN * elementBytes)), lhsKMajor, step);
+            add(aBase, c(g * blockK * kBoxN * elementBytes)), lhsKMajor, step);
         acc[g] = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, accType, acc[g], aDesc, bDesc,
-            NVVM::MMAShapeAttr::get(ctx, 64, blockN, 16), typeAttr, typeAttr,
+            NVVM::MMAShapeAttr::get(ctx, 64, blockN, mmaK), typeAttr, typeAttr,
             NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
             NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
@@ -798,6 +818,7 @@ scf::ForOp WgmmaBuilder::build() {
   gpu::BarrierOp::create(b, loc);
   setEpilogueInsertionPoint(b, chain);
   emitEpilogue();
+  markF32Precision(b, gemm, opt.precision);
   eraseGemmAndEpilogue(b, gemm, chain);
   return loop;
 }

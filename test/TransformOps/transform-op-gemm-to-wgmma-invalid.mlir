@@ -4,7 +4,7 @@
 
 // RUN: vibegemm-opt %s --transform-interpreter --split-input-file --verify-diagnostics
 
-// f32 operands: wgmma here takes f16 or bf16 (tf32 is not offered silently).
+// f32 operands without f32_precision: TF32 is never taken silently.
 #mA = affine_map<(m, n, k) -> (m, k)>
 #mB = affine_map<(m, n, k) -> (k, n)>
 #mC = affine_map<(m, n, k) -> (m, n)>
@@ -23,7 +23,7 @@ func.func @f32_operands(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: me
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{wgmma needs f16 or bf16 operands and an f32 accumulator}}
+    // expected-error @below {{f32 operands take wgmma only with f32_precision = "tf32" (it changes accuracy; gemm_to_ffma keeps f32 accuracy)}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -362,6 +362,98 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match attributes{vibegemm.split_k} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{split-K chunks of 96 are not a multiple of the 64-wide K-tiles}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// TF32 wgmma reads B only K-major: B stored [K, N] is refused.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @tf32_nn(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{TF32 wgmma reads both operands K-major: A stored [M, K] and B stored [N, K] (x * W^T); other layouts take gemm_to_mma_sync {f32_precision = "tf32"}}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {f32_precision = "tf32"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// 3xTF32 runs on mma.sync only.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @tf32x3(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{3xtf32 runs on gemm_to_mma_sync only}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {f32_precision = "3xtf32"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// f32_precision on 16-bit operands.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @tf32_bf16(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{f32_precision applies to f32 operands only}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {f32_precision = "tf32"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{f32_precision must be "tf32" or "3xtf32"}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {f32_precision = "fp8"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -25,10 +25,18 @@ configuration is, by the built-in schedule's kernel op:
 (a split factor only replaces one the built-in schedule already has, and 0
 leaves it; a group above 1 adds ``transform.vibegemm.group_blocks`` with
 that group on the GEMM's launch).
+
+TF32 on wgmma: with TC_F32_PRECISION=tf32 the f32 problems compile with
+``f32-precision=tf32`` (the built-in candidate is then mma.sync TF32, and
+cuBLAS runs in TF32), and a configuration written ``w:bm,bn,consumers,stages``
+takes the bf16 twin's built-in wgmma schedule with
+``f32_precision = "tf32"`` on ``gemm_to_wgmma`` (both operands must be
+K-major: the nn.Linear problems).
 Without any, CONFIGS (mma.sync) or FFMA_CONFIGS (f32) below, or
 TC_CONFIGS="cfg;cfg...".
 """
 
+import dataclasses
 import json
 import os
 import re
@@ -74,6 +82,23 @@ def builtin_sequence(src):
     return out[start:end]
 
 
+def tf32_wgmma_sequence(p, work):
+    """The bf16 twin's built-in (wgmma) sequence, renamed for `p`."""
+    twin = dataclasses.replace(p, dtype="bf16")
+    src = os.path.join(work, "twin.mlir")
+    with open(src, "w") as f:
+        f.write(problems.mlir(twin))
+    seq = builtin_sequence(src).replace(twin.name, p.name)
+    if "gemm_to_wgmma" not in seq:
+        raise SystemExit(f"{twin.name}: the built-in schedule is not wgmma")
+    return seq
+
+
+def with_tf32(seq):
+    """`seq` with gemm_to_wgmma asking for TF32."""
+    return re.sub(r"(gemm_to_wgmma %\w+) \{", r'\1 {f32_precision = "tf32", ', seq, count=1)
+
+
 def variant(seq, cfg):
     bm, bn = cfg[:2]
     seq = re.sub(r'knob<"block_m"> = \d+', f'knob<"block_m"> = {bm}', seq)
@@ -105,11 +130,13 @@ def main():
     dest, names = sys.argv[1], sys.argv[2:]
     os.makedirs(dest, exist_ok=True)
     by_name = {p.name: p for p in problems.suite()}
-    parse = lambda text: [tuple(int(v) for v in c.split(",")) for c in text.split(";")]
+    # A leading "w:" marks a TF32 wgmma configuration (see above).
+    parse = lambda text: [(c.startswith("w:"),) + tuple(int(v) for v in c.removeprefix("w:").split(","))
+                          for c in text.split(";")]
     for arg in names:
         name, _, own = arg.partition(":")
         p = by_name[name]
-        configs = FFMA_CONFIGS if name.endswith("_f32") else CONFIGS
+        configs = [(False,) + c for c in (FFMA_CONFIGS if name.endswith("_f32") else CONFIGS)]
         if own:
             configs = parse(own)
         elif os.environ.get("TC_CONFIGS"):
@@ -121,16 +148,20 @@ def main():
             f.write(problems.mlir(p))
         seq = builtin_sequence(src)
         responses = []
-        for i, cfg in enumerate(configs):
+        for i, (tf32_wgmma, *cfg) in enumerate(configs):
+            text = (with_tf32(variant(tf32_wgmma_sequence(p, work), cfg)) if tf32_wgmma
+                    else variant(seq, cfg))
             with open(os.path.join(work, f"reply{i}.txt"), "w") as f:
-                f.write(f"Variant {cfg}.\n\n```mlir\n{variant(seq, cfg)}\n```\n")
+                f.write(f"Variant {cfg}.\n\n```mlir\n{text}\n```\n")
             responses.append({"content_file": f"reply{i}.txt"})
         with open(os.path.join(work, "scenario.json"), "w") as f:
             json.dump({"responses": responses}, f)
         art = os.path.join(work, "artifacts")
         cmd = ["python3", "python/fake_llm_server.py", "--script", os.path.join(work, "scenario.json"), "--",
                OPT, src, f"--llm-schedule=endpoint={{endpoint}} rounds=1 candidates={len(configs)} "
-               f"target={TARGET} cache-dir=off measure={os.environ.get('TC_MEASURE', 'on')} artifacts-dir={art}", "-o", os.path.join(work, "out.mlir")]
+               f"target={TARGET} cache-dir=off measure={os.environ.get('TC_MEASURE', 'on')} artifacts-dir={art}"
+               + (f" f32-precision={os.environ['TC_F32_PRECISION']}" if os.environ.get("TC_F32_PRECISION") else ""),
+               "-o", os.path.join(work, "out.mlir")]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             print(f"{name}: llm-schedule failed: {r.stderr[-2000:]}")

@@ -34,6 +34,11 @@ enum class F32Precision {
 std::optional<F32Precision> parseF32Precision(llvm::StringRef name);
 llvm::StringRef f32PrecisionName(F32Precision precision);
 
+/// Marks the function around `gemm` with `vibegemm.f32_precision`, which
+/// the launch plan carries so the runtime verifies with TF32's tolerance;
+/// TF32 wins over 3xTF32 where one function holds both.
+void markF32Precision(OpBuilder &b, Operation *gemm, F32Precision precision);
+
 struct MmaSyncOptions {
   int64_t blockK = 32;
   int64_t warpsM = 2, warpsN = 2;

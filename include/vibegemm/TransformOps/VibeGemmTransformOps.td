@@ -216,6 +216,15 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     `64 * consumers`, BN to a multiple of 64, both at most 256, and each
     consumer may hold at most 128 accumulators per thread. Needs `sm_90a`.
 
+    f32 operands take this path only with `f32_precision = "tf32"` (it
+    changes accuracy; `gemm_to_ffma` keeps f32's): the K-tiles are 32 f32
+    wide (still one 128-byte swizzle row), the MMAs `m64nNk8` `.tf32`, which
+    read each f32 in shared memory as TF32 (its low 13 mantissa bits
+    ignored). wgmma reads TF32 only K-major, so both operands must be
+    stored with K innermost: A `[M, K]`, B `[N, K]` (`x * W^T`). The rewrite
+    marks the enclosing function with `vibegemm.f32_precision` for the
+    launch plan. (`"3xtf32"` is refused: it runs on `gemm_to_mma_sync`.)
+
     #### Return modes
 
     Consumes the `target` handle and produces a handle to the consumers' K
@@ -232,7 +241,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
 
   let arguments = (ins TransformHandleTypeInterface:$target,
                    DefaultValuedAttr<I64Attr, "4">:$stages,
-                   DefaultValuedAttr<I64Attr, "1">:$consumers);
+                   DefaultValuedAttr<I64Attr, "1">:$consumers,
+                   OptionalAttr<StrAttr>:$f32_precision);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{

@@ -13,6 +13,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "vibegemm/TransformOps/MmaSyncGemm.h"
+
 #include <string>
 
 namespace mlir::vibegemm {
@@ -21,6 +23,9 @@ struct WgmmaOptions {
   int64_t stages = 4;
   /// Consumer warpgroups; each owns block_m / consumers rows.
   int64_t consumers = 1;
+  /// Tf32 for f32 operands (read as TF32 by the tensor cores); None for
+  /// f16/bf16.
+  F32Precision precision = F32Precision::None;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,
