@@ -109,6 +109,7 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
   llvm::parallelFor(0, llvm::divideCeil(count, kChunk), [&](size_t chunk) {
     std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
     std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
+    ElementSpan stored{type, bytes.data(), count};
     size_t end = std::min(count, (chunk + 1) * kChunk);
     for (size_t i = chunk * kChunk; i < end; ++i) {
       uint64_t r = rng();
@@ -118,24 +119,20 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
       switch (type) {
       case DType::F32:
         std::memcpy(dst, &v, 4);
-        values[i] = v;
         break;
       case DType::F64: {
         double d = v;
         std::memcpy(dst, &d, 8);
-        values[i] = d;
         break;
       }
       case DType::BF16: {
         uint16_t h = floatToBf16(v);
         std::memcpy(dst, &h, 2);
-        values[i] = bf16ToFloat(h);
         break;
       }
       case DType::F16: {
         uint16_t h = floatToHalf(v);
         std::memcpy(dst, &h, 2);
-        values[i] = halfToFloat(h);
         break;
       }
       case DType::I64:
@@ -146,10 +143,11 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
         if (r & 8)
           n = -n;
         std::memcpy(dst, &n, width); // little-endian truncation
-        values[i] = static_cast<double>(n);
         break;
       }
       }
+      // The exact value stored, as the comparisons will read it.
+      values[i] = stored[i];
     }
   });
 }

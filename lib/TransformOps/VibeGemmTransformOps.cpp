@@ -70,6 +70,21 @@ void consumeTargetProduceLoop(
 }
 } // namespace
 
+/// An `f32_precision` attribute, when present, names a known mode.
+static LogicalResult verifyF32Precision(Operation *op,
+                                        std::optional<StringRef> precision) {
+  if (precision && !vibegemm::parseF32Precision(*precision))
+    return op->emitOpError("f32_precision must be \"tf32\" or \"3xtf32\"");
+  return success();
+}
+
+/// The mode an (already verified) `f32_precision` attribute names.
+static vibegemm::F32Precision
+f32PrecisionOf(std::optional<StringRef> precision) {
+  return precision ? *vibegemm::parseF32Precision(*precision)
+                   : vibegemm::F32Precision::None;
+}
+
 LogicalResult transform::GemmToMmaSyncOp::verify() {
   if (getWarps().size() != 2 || getWarps()[0] < 1 || getWarps()[1] < 1)
     return emitOpError("warps must be two positive counts [wm, wn]");
@@ -79,10 +94,7 @@ LogicalResult transform::GemmToMmaSyncOp::verify() {
     return emitOpError("block_k must be a positive multiple of 16");
   if (getStages() < 2 || getStages() > 8)
     return emitOpError("stages must be between 2 and 8");
-  if (std::optional<StringRef> precision = getF32Precision();
-      precision && !vibegemm::parseF32Precision(*precision))
-    return emitOpError("f32_precision must be \"tf32\" or \"3xtf32\"");
-  return success();
+  return verifyF32Precision(*this, getF32Precision());
 }
 
 void transform::GemmToMmaSyncOp::getEffects(
@@ -100,8 +112,7 @@ DiagnosedSilenceableFailure transform::GemmToMmaSyncOp::applyToOne(
   options.warpsM = getWarps()[0];
   options.warpsN = getWarps()[1];
   options.stages = getStages();
-  if (std::optional<StringRef> precision = getF32Precision())
-    options.precision = *vibegemm::parseF32Precision(*precision);
+  options.precision = f32PrecisionOf(getF32Precision());
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsMmaSync(rewriter, target, options, why);
@@ -150,10 +161,7 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
     return emitOpError("stages must be between 2 and 8");
   if (getConsumers() < 1 || getConsumers() > 3)
     return emitOpError("consumers must be 1, 2 or 3 warpgroups");
-  if (std::optional<StringRef> precision = getF32Precision();
-      precision && !vibegemm::parseF32Precision(*precision))
-    return emitOpError("f32_precision must be \"tf32\" or \"3xtf32\"");
-  return success();
+  return verifyF32Precision(*this, getF32Precision());
 }
 
 void transform::GemmToWgmmaOp::getEffects(
@@ -169,8 +177,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   vibegemm::WgmmaOptions options;
   options.stages = getStages();
   options.consumers = getConsumers();
-  if (std::optional<StringRef> precision = getF32Precision())
-    options.precision = *vibegemm::parseF32Precision(*precision);
+  options.precision = f32PrecisionOf(getF32Precision());
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);
