@@ -387,6 +387,30 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
   return finishBlockTiling(p, target, t);
 }
 
+/// TF32 on sm_90a: the wgmma kernel with K-tiles of 32 f32, legal only for
+/// K-major operands (A stored [M, K], B stored [N, K]: nn.Linear) with
+/// 16-byte rows, unbatched, and only where 128x256 tiles fill the chip
+/// (the measured configuration). On the H200, 1024x8192x8192 bias+relu: 0.345 ms against
+/// cuBLAS TF32 0.334 and mma.sync TF32 0.981; 128x128 with one consumer
+/// took 0.688 (docs/benchmarks/h200-2026-12-04-tf32-wgmma).
+std::optional<TensorCoreTiling> chooseTf32WgmmaTiling(const GemmProblem &p,
+                                                      const TargetInfo &target) {
+  bool kMajor = !p.transposeA && p.transposeB;
+  if (target.name != "sm_90a" || p.f32Precision != "tf32" || !kMajor ||
+      p.batch > 1 || p.k % 4 != 0 || p.hasSoftmax)
+    return std::nullopt;
+  int64_t wide =
+      p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
+  if (p.m < 128 || p.n < 256 || wide < target.smCount)
+    return std::nullopt;
+  TensorCoreTiling t = wgmmaTiling(128, 256, 2, 4);
+  t.blockK = 32;
+  t.f32Precision = p.f32Precision;
+  if (p.k >= 512)
+    t.groupRows = 16;
+  return t;
+}
+
 /// f32 operands where the user allowed TF32 (the dispatch's
 /// `vibegemm.f32_precision`): the mma.sync kernel with m16n8k8 TF32 MMAs.
 /// f32 tiles take twice the shared memory of bf16 ones, so the widest tile
@@ -398,6 +422,8 @@ std::optional<TensorCoreTiling> chooseTf32Tiling(const GemmProblem &p,
   if (p.f32Precision.empty() || !p.lhsType.isF32() || !p.rhsType.isF32() ||
       !p.accType.isF32() || p.m < 16 || p.n < 16)
     return std::nullopt;
+  if (std::optional<TensorCoreTiling> hopper = chooseTf32WgmmaTiling(p, target))
+    return hopper;
   const MmaShape shapes[] = {{128, 128, 2, 2}, {64, 128, 2, 2}, {64, 64, 2, 2}};
   TensorCoreTiling t = mmaTiling(
       withDecodeRows(p, firstShapeFillingChip<MmaShape>(p, target, shapes)));
@@ -426,6 +452,31 @@ withFfmaAlignment(const GemmProblem &p, std::optional<TensorCoreTiling> t) {
   };
   consider(0, p.transposeA, p.m, p.batch * p.m * p.k);
   consider(1, !p.transposeB, p.n, p.batch * p.k * p.n);
+  return t;
+}
+
+/// K-tiles of 32 in two stages instead of 16 in three on the 128x128 tile
+/// (8x8 per thread) where an operand is staged with 16-byte copies (rows
+/// along M or N, aligned or padded): half the barriers per K, the same
+/// shared memory. On the H200: 4096^3 3.18 -> 2.96 ms, 2048x4096x8192 NN
+/// 3.22 -> 2.97, A stored [K, M] with B [N, K] 3.19 -> 2.96, batched
+/// 6.70 -> 5.81, A [K, M] with B [K, N] unchanged (2.89 -> 2.88). With
+/// both operands K-contiguous (4-byte copies) it lost (3.14 -> 3.17), so
+/// those keep 16 in three (docs/benchmarks/h200-2026-12-04-ffma-ktiles).
+std::optional<TensorCoreTiling>
+withFfmaKTiles(const GemmProblem &p, std::optional<TensorCoreTiling> t) {
+  if (!t || t->blockM != 128 || t->blockN != 128 || t->threadM != 8 ||
+      t->threadN != 8 || t->splitK > 1)
+    return t;
+  auto padded = [&](int64_t operand) {
+    return llvm::is_contained(t->alignOperands, operand);
+  };
+  bool wideA = p.transposeA && (p.m % 4 == 0 || padded(0));
+  bool wideB = !p.transposeB && (p.n % 4 == 0 || padded(1));
+  if (wideA || wideB) {
+    t->blockK = 32;
+    t->stages = 2;
+  }
   return t;
 }
 
@@ -493,7 +544,8 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
     pick.tm = pick.tn = 4;
   if (threads() < 32)
     return std::nullopt;
-  return withFfmaAlignment(p, finishBlockTiling(p, target, ffmaTiling(pick)));
+  return withFfmaKTiles(
+      p, withFfmaAlignment(p, finishBlockTiling(p, target, ffmaTiling(pick))));
 }
 
 } // namespace
@@ -959,6 +1011,13 @@ namespace {
 /// epilogue chain in one loop, bufferized, mapped to blocks, then the GEMM
 /// and its epilogue rewritten into an mma.sync kernel body. Unfused
 /// epilogues get SIMT kernels of their own.
+/// `, f32_precision = "..."` where `t` runs f32 operands on tensor cores.
+std::string f32PrecisionAttr(const TensorCoreTiling &t) {
+  return t.f32Precision.empty()
+             ? std::string()
+             : ", f32_precision = \"" + t.f32Precision + "\"";
+}
+
 /// The kernel rewrite of a block-tiled GEMM (`%gemm_mapped`) on the
 /// mma.sync or FFMA path, whose K loop becomes `%k_loop`.
 void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
@@ -976,8 +1035,8 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
   if (t.wgmma)
     os << llvm::formatv(
               "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
-              "{{stages = {0}, consumers = {1}} : {2}\n",
-              t.stages, t.consumers, anyOp);
+              "{{stages = {0}, consumers = {1}{2}} : {3}\n",
+              t.stages, t.consumers, f32PrecisionAttr(t), anyOp);
   else if (t.ffma)
     os << llvm::formatv(
         "  %k_loop = transform.vibegemm.gemm_to_ffma %gemm_mapped "
@@ -989,11 +1048,7 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
         "  %k_loop = transform.vibegemm.gemm_to_mma_sync %gemm_mapped "
         "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}{4}} : "
         "{5}\n",
-        t.blockK, t.warpsM, t.warpsN, t.stages,
-        t.f32Precision.empty()
-            ? std::string()
-            : ", f32_precision = \"" + t.f32Precision + "\"",
-        anyOp);
+        t.blockK, t.warpsM, t.warpsN, t.stages, f32PrecisionAttr(t), anyOp);
 }
 
 std::string writeTensorCoreSchedule(const GemmProblem &problem,
@@ -1020,12 +1075,15 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
   else if (t.wgmma)
     os << llvm::formatv(
         "  // Hopper schedule: {0}x{1} block tiles, a TMA producer warpgroup "
-        "and {2} wgmma\n  // consumer warpgroup(s), K steps of 64 through a "
+        "and {2} wgmma\n  // consumer warpgroup(s), K steps of {5} through a "
         "{3}-stage mbarrier ring{4}.\n",
         t.blockM, t.blockN, t.consumers, t.stages,
         t.alignOperands.empty() ? ""
                                 : ",\n  // operands with misaligned rows "
-                                  "copied into padded buffers first");
+                                  "copied into padded buffers first",
+        t.f32Precision.empty() ? std::string("64")
+                               : "32 (f32 operands as " + t.f32Precision +
+                                     ", which the user allowed)");
   else if (t.ffma)
     os << llvm::formatv(
         "  // CUDA-core f32 schedule (no TF32): {0}x{1} block tiles, {2}x{3} "

@@ -21,16 +21,16 @@
 // REPORT:     "block": [
 // REPORT-NEXT:  128,
 // REPORT-NEXT:  128,
-// REPORT-NEXT:  16
+// REPORT-NEXT:  32
 // REPORT:     "kind": "ffma",
-// REPORT:     "stages": 3,
+// REPORT:     "stages": 2,
 // REPORT-NEXT:     "thread": [
 // REPORT-NEXT:       8,
 // REPORT-NEXT:       8
 // REPORT:     "why_not_staged": null
 // REPORT:   "candidates": [
-// The FFMA ring: 3 stages x 16 x (128 + 4) f32 per operand.
-// REPORT:     "dynamic_shared_bytes": 50688,
+// The FFMA ring: 2 stages x 32 x (128 + 4) f32 per operand.
+// REPORT:     "dynamic_shared_bytes": 67584,
 // REPORT:     "source": "builtin",
 // REPORT:     "status": "ok",
 // REPORT:     "timing": "estimated"

@@ -6,15 +6,15 @@
 // are not 16-byte aligned, so a first kernel (a block per row) copies B
 // into a zero-padded 5921x2952 buffer, which the FFMA kernel then stages
 // with 16-byte copies. The FFMA kernel takes the problem whole: 24x65
-// blocks of 128x128 outputs (256 threads, 8x8 each, a 3-stage ring of
-// 3 x 16 x 132 f32 per operand), masked at the edges.
+// blocks of 128x128 outputs (256 threads, 8x8 each, a 2-stage ring of
+// 2 x 32 x 132 f32 per operand), masked at the edges.
 // (The CPU check's staged schedule splits it instead:
 // CpuCheck/staged-split-ragged-f32.mlir.)
 // CHECK-LABEL: func.func @ragged_d0(
 //  CHECK-SAME:     %[[A:[a-zA-Z0-9_]+]]: memref<8205x5921xf32>, %[[B:[a-zA-Z0-9_]+]]: memref<5921x2949xf32>, %[[C:[a-zA-Z0-9_]+]]: memref<8205x2949xf32>
 //       CHECK:   %[[PAD:.*]] = memref.alloc() {{.*}}: memref<5921x2952xf32>
 //       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_0 blocks in (%c5921, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[B]] : memref<5921x2949xf32>, %[[PAD]] : memref<5921x2952xf32>)
-//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_1 blocks in (%c24, %c65, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c50688_i32 args(%[[A]] : memref<8205x5921xf32>, %[[PAD]] : memref<5921x2952xf32>, %[[C]] : memref<8205x2949xf32>)
+//       CHECK:   gpu.launch_func @ragged_d0_kernels::@ragged_d0_kernel_1 blocks in (%c24, %c65, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c67584_i32 args(%[[A]] : memref<8205x5921xf32>, %[[PAD]] : memref<5921x2952xf32>, %[[C]] : memref<8205x2949xf32>)
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK: gpu.binary @ragged_d0_kernels
 func.func @ragged(%a: tensor<8205x5921xf32>, %b: tensor<5921x2949xf32>) -> tensor<8205x2949xf32> {

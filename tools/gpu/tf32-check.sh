@@ -26,11 +26,15 @@ for prec in ${EDGE_PRECISIONS:-tf32 3xtf32}; do
   # BATCHxMxNxK:LAYOUT[:EPILOGUE]; layout t = A stored [K, M] / B stored
   # [N, K]. The 1001s give rows that are not 16-byte aligned (the FFMA path
   # copies such an operand into a padded buffer where it runs along M or N).
+  # The last four are K-major (nt) with enough 128x256 tiles for TF32 to
+  # take the wgmma kernel: ragged M and N, short K, K not a multiple of 32.
   $py python/bench/edge_cases.py /tmp/tfedge-$prec f32 f \
     1x1000x1992x1000:nn 1x2000x1000x1000:tn 1x1000x1000x1000:nt \
     1x1000x1000x1000:tt 1x1000x1000x1001:nn 4x1000x600x256:nn \
     1x1024x1024x1024:nt:bias_relu 1x1000x1001x1003:nn 1x1001x1000x1000:tn \
-    4x512x1001x1024:nn 1x1024x1001x1024:nn:bias_relu || exit 1
+    4x512x1001x1024:nn 1x1024x1001x1024:nn:bias_relu \
+    1x2048x4096x1024:nt 1x4096x2048x512:nt 1x2000x4000x1000:nt:bias_relu \
+    1x2048x4096x1032:nt:bias_relu || exit 1
   EDGE_OPTIONS="f32-precision=$prec" bash tools/gpu/verify-edges.sh /tmp/tfedge-$prec "$dest/edges-$prec.txt"
   for d in /tmp/tfedge-$prec/*/; do
     plan=$(ls "$d"*_d0.plan.json | head -1)
@@ -61,16 +65,20 @@ print(json.dumps({"problem": sys.argv[1], "precision": sys.argv[2], "status": r.
 done | tee -a "$dest/suite.jsonl"
 
 [[ $steps == *negative* ]] || exit 0
-neg=/tmp/tfbench/tf32/l1_square_f32/artifacts
-[ -d "$neg" ] || $py python/bench/bench.py compile --out /tmp/tfbench/tf32 --dtypes f32 \
-  --only 'l1_square' --vibegemm-opt build/bin/vibegemm-opt --f32-precision tf32 >/dev/null 2>&1
-$py - "$neg" <<'PY'
+# One TF32 plan per kernel: mma.sync (l1_square, NN) and wgmma (l2_bias_relu).
+: > "$dest/negative.txt"
+for problem in l1_square l2_bias_relu; do
+  neg=/tmp/tfbench/tf32/${problem}_f32/artifacts
+  [ -d "$neg" ] || $py python/bench/bench.py compile --out /tmp/tfbench/tf32 --dtypes f32 \
+    --only "$problem" --vibegemm-opt build/bin/vibegemm-opt --f32-precision tf32 >/dev/null 2>&1
+  $py - "$neg" "$problem" <<'PY'
 import json, sys
-p = f"{sys.argv[1]}/l1_square_f32_d0.plan.json"
+p = f"{sys.argv[1]}/{sys.argv[2]}_f32_d0.plan.json"
 plan = json.load(open(p)); plan.pop("f32_precision")
 json.dump(plan, open(f"{sys.argv[1]}/stripped.plan.json", "w"))
 PY
-echo "TF32 plan without its f32_precision record (must fail f32's tolerance):" | tee "$dest/negative.txt"
-build/bin/vibegemm-run --verify-only "$neg/stripped.plan.json" > /tmp/neg.txt 2>&1
-echo "exit $?" >> /tmp/neg.txt
-tail -3 /tmp/neg.txt | tee -a "$dest/negative.txt"
+  echo "$problem: TF32 plan without its f32_precision record (must fail f32's tolerance):" | tee -a "$dest/negative.txt"
+  build/bin/vibegemm-run --verify-only "$neg/stripped.plan.json" > /tmp/neg.txt 2>&1
+  echo "exit $?" >> /tmp/neg.txt
+  tail -3 /tmp/neg.txt | tee -a "$dest/negative.txt"
+done
