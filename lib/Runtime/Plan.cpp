@@ -73,8 +73,14 @@ double mlir::vibegemm::runtime::dtypeTolerance(DType type) {
   case DType::F32:
     return 1e-4;
   case DType::F16:
-  case DType::BF16:
     return 1e-2;
+  case DType::BF16:
+    // Two bf16 ulps of the largest output (2^-6 at the bottom of its
+    // binade): a fused chain kept in f32 and a reference that rounds each
+    // op's result to bf16 differ by that much. Seen on the H200: a softmax
+    // over 8192 columns, largest output 3.6e-4, 2 ulps (3.8e-6) apart =
+    // 1.06e-2, with rel L2 1.8e-4 (docs/benchmarks/h200-2026-12-04-flush).
+    return 1.0 / 64;
   default:
     return 0;
   }

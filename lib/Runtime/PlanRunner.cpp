@@ -357,6 +357,93 @@ struct Timing {
   std::vector<double> launchMedianMs;
 };
 
+/// A kernel that reads `n16` 16-byte chunks at `src` and stores nothing
+/// unless their xor is a value a zeroed buffer cannot give (so the loads
+/// stay). Reading twice L2's size leaves L2 holding clean lines of that
+/// buffer: the next timed run starts cold without first writing back the
+/// dirty lines a memset flush leaves (on the H200 that write-back added
+/// 7 us of 34 to cuBLAS on 16x11008x4096; tools/gpu/flush-effect.py).
+constexpr const char *kL2ReadPtx = R"(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry vibegemm_l2_read(.param .u64 src, .param .u64 n16,
+                                 .param .u64 sink) {
+  .reg .pred %p<2>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [src];
+  ld.param.u64 %rd2, [n16];
+  ld.param.u64 %rd3, [sink];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
+  cvt.u64.u32 %rd4, %r3;
+  mul.wide.u32 %rd5, %r1, %r2;
+  add.u64 %rd4, %rd4, %rd5;
+  mul.wide.u32 %rd6, %r4, %r2;
+  mov.u32 %r5, 0;
+LOOP:
+  setp.ge.u64 %p1, %rd4, %rd2;
+  @%p1 bra DONE;
+  shl.b64 %rd7, %rd4, 4;
+  add.u64 %rd7, %rd1, %rd7;
+  ld.global.v4.u32 {%r6, %r7, %r8, %r9}, [%rd7];
+  xor.b32 %r5, %r5, %r6;
+  xor.b32 %r5, %r5, %r7;
+  xor.b32 %r5, %r5, %r8;
+  xor.b32 %r5, %r5, %r9;
+  add.u64 %rd4, %rd4, %rd6;
+  bra LOOP;
+DONE:
+  setp.ne.u32 %p1, %r5, 1234567;
+  @%p1 bra END;
+  st.global.u32 [%rd3], %r5;
+END:
+  ret;
+}
+)";
+
+/// Evicts L2 before each timed run: a read of a zeroed buffer twice L2's
+/// size (clean), or, where the read kernel does not load, a memset of it
+/// (dirty lines, written back during the next run).
+class L2Flush {
+public:
+  L2Flush(Session &s, DeviceMemory &mem) : s(s), mem(mem) {}
+  Outcome init(size_t bytes) {
+    this->bytes = bytes;
+    if (Outcome o = mem.allocate(bytes + 16, buffer, "the L2 flush buffer");
+        !o)
+      return o;
+    s.d->cuMemsetD8Async(buffer, 0, bytes + 16, s.stream);
+    CUmodule module = nullptr;
+    if (!s.d->cuModuleLoadDataEx(&module, kL2ReadPtx, 0, nullptr, nullptr))
+      s.d->cuModuleGetFunction(&read, module, "vibegemm_l2_read");
+    return Outcome::ok();
+  }
+  CUresult enqueue(int run) {
+    if (!read)
+      return s.d->cuMemsetD8Async(buffer, static_cast<unsigned char>(run),
+                                  bytes, s.stream);
+    unsigned long long n16 = bytes / 16;
+    CUdeviceptr sink = buffer + bytes;
+    void *args[] = {&buffer, &n16, &sink};
+    return s.d->cuLaunchKernel(read, 8 * std::max(s.smCount, 1), 1, 1, 256, 1,
+                               1, 0, s.stream, args, nullptr);
+  }
+  const char *describe() const {
+    return read ? "flushed before each run (a read of 2x L2: clean)"
+                : "flushed before each run (a memset of 2x L2: dirty)";
+  }
+
+private:
+  Session &s;
+  DeviceMemory &mem;
+  size_t bytes = 0;
+  CUdeviceptr buffer = 0;
+  CUfunction read = nullptr;
+};
+
 /// `enqueue(set, events)` queues one run on buffer set `set`; `addSets(n)`
 /// makes n rotation sets available and returns how many exist.
 Outcome timeRuns(Session &s, DeviceMemory &mem, const RunOptions &opts,
@@ -452,11 +539,9 @@ Outcome timeRuns(Session &s, DeviceMemory &mem, const RunOptions &opts,
     return Outcome::ok();
   }
 
-  // Longer runs: events around each run, L2 flushed before it by writing a
-  // buffer twice its size.
-  size_t flushBytes = 2 * l2;
-  CUdeviceptr flush = 0;
-  if (Outcome o = mem.allocate(flushBytes, flush, "the L2 flush buffer"); !o)
+  // Longer runs: events around each run, L2 flushed before it.
+  L2Flush flush(s, mem);
+  if (Outcome o = flush.init(2 * l2); !o)
     return o;
   int runs = std::clamp(static_cast<int>(opts.timingBudgetMs /
                                          std::max(firstMs, 1e-3f)),
@@ -469,8 +554,8 @@ Outcome timeRuns(Session &s, DeviceMemory &mem, const RunOptions &opts,
         return o;
   }
   for (int i = 0; i < runs; ++i) {
-    d.cuMemsetD8Async(flush, static_cast<unsigned char>(i), flushBytes,
-                      s.stream);
+    if (Outcome o = check(flush.enqueue(i), "the L2 flush"); !o)
+      return o;
     if (Outcome o = check(enqueue(0, perRunEvents[i].data()), "launch"); !o)
       return o;
   }
@@ -488,7 +573,7 @@ Outcome timeRuns(Session &s, DeviceMemory &mem, const RunOptions &opts,
     }
   }
   out.method = "cuda events per run";
-  out.l2 = "flushed before each run";
+  out.l2 = flush.describe();
   out.runs = runs;
   out.medianMs = median(totals);
   out.minMs = *std::min_element(totals.begin(), totals.end());

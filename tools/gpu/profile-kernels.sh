@@ -6,7 +6,8 @@
 # light, occupancy, warp stalls, launch shape, shared loads and their bank
 # conflicts. Written for the f32 NN/NT bank-conflict check
 # (REGEX 'l1_standard_f32|l1_trans_b_f32'); serves any problem since.
-# Usage: tools/gpu/profile-kernels.sh OUTDIR REGEX
+# NCU_EXTRA adds ncu options (e.g. '--section MemoryWorkloadAnalysis').
+# Usage: [NCU_EXTRA=...] tools/gpu/profile-kernels.sh OUTDIR REGEX
 set -uo pipefail
 dest=${1:?output directory}
 only=${2:?regex on benchmark problem names}
@@ -26,7 +27,7 @@ for dir in "$work"/*/; do
     python3 -c 'import json,sys; r=json.load(sys.stdin); c=r.get("cublas") or {}
 print("   ", r.get("status"), "vibegemm", r.get("time_ms"), "ms, cuBLAS", c.get("time_ms"), "ms")'
   timeout 300 ncu --metrics "$metrics" --section SpeedOfLight \
-    --section Occupancy --section WarpStateStats --section LaunchStats \
+    --section Occupancy --section WarpStateStats --section LaunchStats ${NCU_EXTRA:-} \
     --kernel-name regex:'_kernel_[0-9]+$' \
     build/bin/vibegemm-run --no-isolate --reference=none \
     --verify-only "$dir/artifacts/$plan" 2>&1 |

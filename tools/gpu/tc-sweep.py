@@ -24,7 +24,9 @@ configuration is, by the built-in schedule's kernel op:
 
 (a split factor only replaces one the built-in schedule already has, and 0
 leaves it; a group above 1 adds ``transform.vibegemm.group_blocks`` with
-that group on the GEMM's launch).
+that group on the GEMM's launch). ``file:PATH`` takes a whole
+``transform.named_sequence`` from PATH as it is (e.g. an older built-in
+schedule, to race it against the current one in the same run).
 
 TF32 on wgmma: with TC_F32_PRECISION=tf32 the f32 problems compile with
 ``f32-precision=tf32`` (the built-in candidate is then mma.sync TF32, and
@@ -130,9 +132,12 @@ def main():
     dest, names = sys.argv[1], sys.argv[2:]
     os.makedirs(dest, exist_ok=True)
     by_name = {p.name: p for p in problems.suite()}
-    # A leading "w:" marks a TF32 wgmma configuration (see above).
-    parse = lambda text: [(c.startswith("w:"),) + tuple(int(v) for v in c.removeprefix("w:").split(","))
-                          for c in text.split(";")]
+    # A leading "w:" marks a TF32 wgmma configuration, "file:" a sequence
+    # taken verbatim (see above).
+    def parse(text):
+        return [(False, c) if c.startswith("file:") else
+                (c.startswith("w:"),) + tuple(int(v) for v in c.removeprefix("w:").split(","))
+                for c in text.split(";")]
     for arg in names:
         name, _, own = arg.partition(":")
         p = by_name[name]
@@ -149,8 +154,11 @@ def main():
         seq = builtin_sequence(src)
         responses = []
         for i, (tf32_wgmma, *cfg) in enumerate(configs):
-            text = (with_tf32(variant(tf32_wgmma_sequence(p, work), cfg)) if tf32_wgmma
-                    else variant(seq, cfg))
+            if isinstance(cfg[0], str):
+                text = open(cfg[0].removeprefix("file:")).read()
+            else:
+                text = (with_tf32(variant(tf32_wgmma_sequence(p, work), cfg)) if tf32_wgmma
+                        else variant(seq, cfg))
             with open(os.path.join(work, f"reply{i}.txt"), "w") as f:
                 f.write(f"Variant {cfg}.\n\n```mlir\n{text}\n```\n")
             responses.append({"content_file": f"reply{i}.txt"})

@@ -1,6 +1,7 @@
 //===- HostCheckTest.cpp - Tests of the runtime's host-side checks --------===//
 
 #include "vibegemm/Runtime/HostCheck.h"
+#include "vibegemm/Runtime/Plan.h"
 
 #include "gtest/gtest.h"
 
@@ -102,6 +103,18 @@ TEST(HostCheck, CompareCatchesNaNAndErrorsButAcceptsRounding) {
   EXPECT_NEAR(off.maxRelError, 0.1 / 4.0, 1e-12);
   // A size mismatch is never a pass.
   EXPECT_FALSE(compareOutputs({1.0}, ref, 1.0).ok);
+}
+
+TEST(HostCheck, Bf16ToleranceIsTwoUlpsOfTheLargestOutput) {
+  // Largest output 1.0, where a bf16 ulp is 2^-7: two ulps off pass,
+  // three fail.
+  double tol = dtypeTolerance(DType::BF16);
+  std::vector<double> ref = {1.0, 0.5, 0.25};
+  std::vector<double> got = ref;
+  got[0] += 2 * std::ldexp(1.0, -7);
+  EXPECT_TRUE(compareOutputs(got, ref, tol).ok);
+  got[0] = ref[0] + 3 * std::ldexp(1.0, -7);
+  EXPECT_FALSE(compareOutputs(got, ref, tol).ok);
 }
 
 TEST(HostCheck, CompareReadsRawElementsAcrossChunks) {
