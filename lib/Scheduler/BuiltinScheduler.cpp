@@ -390,11 +390,11 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
 /// TF32 on sm_90a: the wgmma kernel with K-tiles of 32 f32, legal only for
 /// K-major operands (A stored [M, K], B stored [N, K]: nn.Linear) with
 /// 16-byte rows, unbatched, and only where 128x256 tiles fill the chip
-/// (the measured configuration). On the H200, 1024x8192x8192 bias+relu: 0.345 ms against
-/// cuBLAS TF32 0.334 and mma.sync TF32 0.981; 128x128 with one consumer
-/// took 0.688 (docs/benchmarks/h200-2026-12-04-tf32-wgmma).
-std::optional<TensorCoreTiling> chooseTf32WgmmaTiling(const GemmProblem &p,
-                                                      const TargetInfo &target) {
+/// (the measured configuration). On the H200, 1024x8192x8192 bias+relu:
+/// 0.345 ms against cuBLAS TF32 0.334 and mma.sync TF32 0.981; 128x128
+/// with one consumer took 0.688 (docs/benchmarks/h200-2026-12-04-tf32-wgmma).
+std::optional<TensorCoreTiling>
+chooseTf32WgmmaTiling(const GemmProblem &p, const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
   if (target.name != "sm_90a" || p.f32Precision != "tf32" || !kMajor ||
       p.batch > 1 || p.k % 4 != 0 || p.hasSoftmax)
@@ -457,12 +457,13 @@ withFfmaAlignment(const GemmProblem &p, std::optional<TensorCoreTiling> t) {
 
 /// K-tiles of 32 in two stages instead of 16 in three on the 128x128 tile
 /// (8x8 per thread) where an operand is staged with 16-byte copies (rows
-/// along M or N, aligned or padded): half the barriers per K, the same
-/// shared memory. On the H200: 4096^3 3.18 -> 2.96 ms, 2048x4096x8192 NN
-/// 3.22 -> 2.97, A stored [K, M] with B [N, K] 3.19 -> 2.96, batched
-/// 6.70 -> 5.81, A [K, M] with B [K, N] unchanged (2.89 -> 2.88). With
-/// both operands K-contiguous (4-byte copies) it lost (3.14 -> 3.17), so
-/// those keep 16 in three (docs/benchmarks/h200-2026-12-04-ffma-ktiles).
+/// along M or N, aligned or padded): half the barriers per K, for 66 KB of
+/// shared memory against 50 (still two blocks per SM). On the H200: 4096^3
+/// 3.18 -> 2.96 ms, 2048x4096x8192 NN 3.22 -> 2.97, A stored [K, M] with
+/// B [N, K] 3.19 -> 2.96, batched 6.70 -> 5.81, A [K, M] with B [K, N]
+/// unchanged (2.89 -> 2.88). With both operands K-contiguous (4-byte
+/// copies) it lost (3.14 -> 3.17), so those keep 16 in three
+/// (docs/benchmarks/h200-2026-12-04-ffma-ktiles).
 std::optional<TensorCoreTiling>
 withFfmaKTiles(const GemmProblem &p, std::optional<TensorCoreTiling> t) {
   if (!t || t->blockM != 128 || t->blockN != 128 || t->threadM != 8 ||
