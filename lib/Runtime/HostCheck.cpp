@@ -191,16 +191,6 @@ double ElementSpan::operator[](size_t i) const {
   return 0;
 }
 
-std::vector<double> mlir::vibegemm::runtime::decodeToDouble(DType type,
-                                                      const uint8_t *bytes,
-                                                      size_t count) {
-  ElementSpan span{type, bytes, count};
-  std::vector<double> out(count);
-  for (size_t i = 0; i < count; ++i)
-    out[i] = span[i];
-  return out;
-}
-
 namespace {
 /// Elements per chunk of the parallel comparison.
 constexpr size_t kCompareChunk = size_t(1) << 20;

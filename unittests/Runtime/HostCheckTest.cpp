@@ -53,7 +53,7 @@ TEST(HostCheck, Tf32RoundsToNearestTiesAwayFromZero) {
 TEST(HostCheck, PoisonIsNaNInEveryFloatType) {
   uint8_t poison[4] = {kPoisonByte, kPoisonByte, kPoisonByte, kPoisonByte};
   for (DType t : {DType::F32, DType::F16, DType::BF16})
-    EXPECT_TRUE(std::isnan(decodeToDouble(t, poison, 1)[0]));
+    EXPECT_TRUE(std::isnan((ElementSpan{t, poison, 1}[0])));
 }
 
 TEST(HostCheck, RandomInputsAreSeededNonZeroAndExact) {
@@ -64,7 +64,7 @@ TEST(HostCheck, RandomInputsAreSeededNonZeroAndExact) {
   EXPECT_EQ(a, b);
   fillRandomNonZero(DType::BF16, 4096, 8, b, vb);
   EXPECT_NE(a, b);
-  std::vector<double> decoded = decodeToDouble(DType::BF16, a.data(), 4096);
+  ElementSpan decoded{DType::BF16, a.data(), 4096};
   for (size_t i = 0; i < va.size(); ++i) {
     EXPECT_EQ(decoded[i], va[i]);
     EXPECT_GE(std::fabs(va[i]), 0.12);
@@ -76,7 +76,7 @@ TEST(HostCheck, RandomInputsTakeAVerifyScale) {
   std::vector<uint8_t> a;
   std::vector<double> va;
   fillRandomNonZero(DType::BF16, 4096, 7, a, va, 0.125);
-  std::vector<double> decoded = decodeToDouble(DType::BF16, a.data(), 4096);
+  ElementSpan decoded{DType::BF16, a.data(), 4096};
   for (size_t i = 0; i < va.size(); ++i) {
     EXPECT_EQ(decoded[i], va[i]);
     EXPECT_NE(va[i], 0.0);

@@ -44,10 +44,6 @@ void fillRandomNonZero(DType type, size_t count, uint64_t seed,
 void roundToTf32InPlace(std::vector<uint8_t> &bytes,
                         std::vector<double> &values);
 
-/// Widens raw elements of `type` to doubles.
-std::vector<double> decodeToDouble(DType type, const uint8_t *bytes,
-                                   size_t count);
-
 struct Comparison {
   double maxAbsError = 0, maxRelError = 0, relL2 = 0, tolerance = 0;
   size_t nonFinite = 0;
