@@ -463,11 +463,12 @@ withFfmaAlignment(const GemmProblem &p, std::optional<TensorCoreTiling> t) {
 /// B [N, K] 3.19 -> 2.96, batched 6.70 -> 5.81, A [K, M] with B [K, N]
 /// unchanged (2.89 -> 2.88). With both operands K-contiguous (4-byte
 /// copies) it lost (3.14 -> 3.17), so those keep 16 in three
-/// (docs/benchmarks/h200-2026-12-04-ffma-ktiles).
+/// (docs/benchmarks/h200-2026-12-04-ffma-ktiles). K under two such tiles
+/// keeps 16: a tile of 32 would be mostly zero fill.
 std::optional<TensorCoreTiling>
 withFfmaKTiles(const GemmProblem &p, std::optional<TensorCoreTiling> t) {
   if (!t || t->blockM != 128 || t->blockN != 128 || t->threadM != 8 ||
-      t->threadN != 8 || t->splitK > 1)
+      t->threadN != 8 || t->splitK > 1 || p.k < 64)
     return t;
   auto padded = [&](int64_t operand) {
     return llvm::is_contained(t->alignOperands, operand);

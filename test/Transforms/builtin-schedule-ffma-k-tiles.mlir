@@ -61,3 +61,18 @@ func.func @small(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>) -> tensor<512
   %c = linalg.matmul ins(%a, %b : tensor<512x512xf32>, tensor<512x512xf32>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
   return %c : tensor<512x512xf32>
 }
+
+// -----
+
+// K under two tiles of 32: 32-deep tiles would be mostly zero fill.
+// CHECK-LABEL: transform.named_sequence @short_k_d0
+//       CHECK:     transform.tune.knob<"block_m"> = 128
+//   CHECK-NOT:     block_k
+//       CHECK:     transform.vibegemm.gemm_to_ffma %{{.*}} :
+func.func @short_k(%a: tensor<2048x48xf32>, %b: tensor<48x2048xf32>) -> tensor<2048x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x2048xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<2048x48xf32>, tensor<48x2048xf32>) outs(%f : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %c : tensor<2048x2048xf32>
+}
