@@ -84,32 +84,27 @@ float mlir::vibegemm::runtime::roundToTf32(float value) {
   return floatOf((bitsOf(value) + 0x1000u) & 0xffffe000u);
 }
 
-void mlir::vibegemm::runtime::roundToTf32InPlace(std::vector<uint8_t> &bytes,
-                                                 std::vector<double> &values) {
-  for (size_t i = 0; i < values.size(); ++i) {
+void mlir::vibegemm::runtime::roundToTf32InPlace(std::vector<uint8_t> &bytes) {
+  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
     float f;
-    std::memcpy(&f, bytes.data() + i * 4, 4);
+    std::memcpy(&f, bytes.data() + i, 4);
     f = roundToTf32(f);
-    std::memcpy(bytes.data() + i * 4, &f, 4);
-    values[i] = f;
+    std::memcpy(bytes.data() + i, &f, 4);
   }
 }
 
 void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
                                           uint64_t seed,
                                           std::vector<uint8_t> &bytes,
-                                          std::vector<double> &values,
                                           double scale) {
   size_t width = dtypeBytes(type);
   bytes.assign(count * width, 0);
-  values.resize(count);
   // Fixed chunks, each with its own generator, filled on all cores: the
   // values depend on the seed alone, not on the thread count.
   constexpr size_t kChunk = size_t(1) << 16;
   llvm::parallelFor(0, llvm::divideCeil(count, kChunk), [&](size_t chunk) {
     std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
     std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
-    ElementSpan stored{type, bytes.data(), count};
     size_t end = std::min(count, (chunk + 1) * kChunk);
     for (size_t i = chunk * kChunk; i < end; ++i) {
       uint64_t r = rng();
@@ -146,8 +141,6 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
         break;
       }
       }
-      // The exact value stored, as the comparisons will read it.
-      values[i] = stored[i];
     }
   });
 }
@@ -277,16 +270,14 @@ std::optional<size_t> mlir::vibegemm::runtime::firstGuardDamage(const uint8_t *d
 }
 
 double mlir::vibegemm::runtime::cpuGemmElement(const PlanGemm &g,
-                                         const std::vector<double> &a,
-                                         const std::vector<double> &b,
-                                         int64_t batch, int64_t row,
-                                         int64_t col) {
-  const double *aBase = a.data() + batch * g.m * g.k;
-  const double *bBase = b.data() + batch * g.k * g.n;
+                                               ElementSpan a, ElementSpan b,
+                                               int64_t batch, int64_t row,
+                                               int64_t col) {
+  size_t aBase = batch * g.m * g.k, bBase = batch * g.k * g.n;
   double sum = 0;
   for (int64_t kk = 0; kk < g.k; ++kk) {
-    double av = g.transposeA ? aBase[kk * g.m + row] : aBase[row * g.k + kk];
-    double bv = g.transposeB ? bBase[col * g.k + kk] : bBase[kk * g.n + col];
+    double av = a[aBase + (g.transposeA ? kk * g.m + row : row * g.k + kk)];
+    double bv = b[bBase + (g.transposeB ? col * g.k + kk : kk * g.n + col)];
     sum += av * bv;
   }
   return sum;

@@ -32,17 +32,15 @@ float halfToFloat(uint16_t bits);
 float roundToTf32(float value);
 
 /// Fills `bytes` with `count` seeded random values of `type`, uniform in
-/// [-1, -1/8] U [1/8, 1] times `scale` so no element is zero; `values`
-/// receives the exact (rounded) values as doubles.
+/// [-1, -1/8] U [1/8, 1] times `scale` so no element is zero (read them
+/// back through ElementSpan).
 void fillRandomNonZero(DType type, size_t count, uint64_t seed,
-                       std::vector<uint8_t> &bytes,
-                       std::vector<double> &values, double scale = 1.0);
+                       std::vector<uint8_t> &bytes, double scale = 1.0);
 
-/// Rounds every element of an f32 buffer (and its double mirror) to TF32,
+/// Rounds every element of an f32 buffer to TF32,
 /// so a TF32 kernel's operand conversion is exact and verification measures
 /// its arithmetic rather than the format's input rounding.
-void roundToTf32InPlace(std::vector<uint8_t> &bytes,
-                        std::vector<double> &values);
+void roundToTf32InPlace(std::vector<uint8_t> &bytes);
 
 struct Comparison {
   double maxAbsError = 0, maxRelError = 0, relL2 = 0, tolerance = 0;
@@ -82,10 +80,10 @@ inline Comparison compareOutputs(const std::vector<double> &got,
 /// byte.
 std::optional<size_t> firstGuardDamage(const uint8_t *data, size_t size);
 
-/// One element of a GEMM in float64, from the operands' exact values.
-double cpuGemmElement(const PlanGemm &gemm, const std::vector<double> &a,
-                      const std::vector<double> &b, int64_t batch, int64_t row,
-                      int64_t col);
+/// One element of a GEMM in float64, from the operands' stored elements
+/// (which must hold the whole batch x M x K and batch x K x N).
+double cpuGemmElement(const PlanGemm &gemm, ElementSpan a, ElementSpan b,
+                      int64_t batch, int64_t row, int64_t col);
 
 /// Flat output indices to check on the CPU: all of them when the GEMM is
 /// small (batch*m*n*k <= fullLimit), otherwise `samples` seeded positions
