@@ -64,6 +64,10 @@ struct Session {
   std::string name;
   double timeoutSeconds = 60;
 
+  /// The L2 flush's read kernel, loaded on first use; null where the
+  /// driver rejects it.
+  CUfunction l2ReadKernel();
+
   Outcome init() {
     std::string why;
     d = loadDriver(why);
@@ -118,6 +122,10 @@ struct Session {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   }
+
+private:
+  CUfunction l2Read = nullptr;
+  bool l2ReadTried = false;
 };
 
 /// Device memory freed when the run ends (best effort after a fault).
@@ -404,6 +412,16 @@ END:
 }
 )";
 
+CUfunction Session::l2ReadKernel() {
+  if (!l2ReadTried) {
+    l2ReadTried = true;
+    CUmodule module = nullptr;
+    if (!d->cuModuleLoadDataEx(&module, kL2ReadPtx, 0, nullptr, nullptr))
+      d->cuModuleGetFunction(&l2Read, module, "vibegemm_l2_read");
+  }
+  return l2Read;
+}
+
 /// Evicts L2 before each timed run: a read of a zeroed buffer twice L2's
 /// size (clean), or, where the read kernel does not load, a memset of it
 /// (dirty lines, written back during the next run).
@@ -416,9 +434,7 @@ public:
         !o)
       return o;
     s.d->cuMemsetD8Async(buffer, 0, bytes + 16, s.stream);
-    CUmodule module = nullptr;
-    if (!s.d->cuModuleLoadDataEx(&module, kL2ReadPtx, 0, nullptr, nullptr))
-      s.d->cuModuleGetFunction(&read, module, "vibegemm_l2_read");
+    read = s.l2ReadKernel();
     return Outcome::ok();
   }
   CUresult enqueue(int run) {
@@ -600,9 +616,7 @@ struct HostElements {
   DType type = DType::F32;
   std::vector<uint8_t> bytes;
 
-  ElementSpan span() const {
-    return {type, bytes.data(), bytes.size() / dtypeBytes(type)};
-  }
+  ElementSpan span() const { return ElementSpan::of(type, bytes); }
 };
 
 /// One verification and timing of a plan.
@@ -1041,8 +1055,7 @@ private:
     auto it = hostInputs.find(name);
     if (!buffer || it == hostInputs.end())
       return {};
-    return {buffer->dtype, it->second.data(),
-            it->second.size() / dtypeBytes(buffer->dtype)};
+    return ElementSpan::of(buffer->dtype, it->second);
   }
 
   double toleranceFor(const PlanBuffer &out) const {
@@ -1105,8 +1118,7 @@ private:
         continue;
       // Sized by what was copied back, so a short buffer fails the compare
       // rather than being read past its end.
-      const std::vector<uint8_t> &raw = outputs[b.name];
-      ElementSpan got{b.dtype, raw.data(), raw.size() / dtypeBytes(b.dtype)};
+      ElementSpan got = ElementSpan::of(b.dtype, outputs[b.name]);
       json::Object entry{{"name", b.name}, {"dtype", dtypeName(b.dtype)}};
       if (referenceMode == ReferenceMode::None) {
         size_t nonFinite = 0;

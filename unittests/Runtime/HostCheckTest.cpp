@@ -162,7 +162,7 @@ TEST(HostCheck, CpuGemmHonoursTransposesAndBatches) {
   // A[b][m][k], B[b][k][n].
   std::vector<double> a = {1, 2, 3, 4, /*batch 1*/ 5, 6, 7, 8};
   std::vector<double> b = {1, 0, 2, 0, 1, 3, /*batch 1*/ 1, 1, 1, 1, 1, 1};
-  auto of = ElementSpan::of;
+  auto of = [](const std::vector<double> &v) { return ElementSpan::of(v); };
   EXPECT_EQ(cpuGemmElement(g, of(a), of(b), 0, 1, 2), 3 * 2 + 4 * 3);
   EXPECT_EQ(cpuGemmElement(g, of(a), of(b), 1, 0, 0), 5 + 6);
   // The same A stored transposed ([k][m]).

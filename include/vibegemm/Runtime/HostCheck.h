@@ -63,6 +63,10 @@ struct ElementSpan {
     return {DType::F64, reinterpret_cast<const uint8_t *>(values.data()),
             values.size()};
   }
+  /// A span over the whole elements of `type` in `bytes`.
+  static ElementSpan of(DType type, const std::vector<uint8_t> &bytes) {
+    return {type, bytes.data(), bytes.size() / dtypeBytes(type)};
+  }
 };
 
 /// Compares `got` with `ref`: every element finite, and both the relative
