@@ -128,8 +128,13 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
       p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
   TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
                                               : wgmmaTiling(128, 128, 1, 6);
-  if (!rowsAligned)
+  // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
+  // then one L2 line, not two. 16-byte rows ran 8205x2949x5921 in 0.70 ms,
+  // 128-byte rows in 0.51 (docs/benchmarks/h200-2026-12-04-irregular-rows).
+  if (!rowsAligned) {
     t.alignOperands = {0, 1};
+    t.alignRowBytes = 128;
+  }
   // More than a wave of tiles: groups of 16 tile rows cut L2 misses
   // (measured 4.7 % on 8192^3, 2 % on 4096^3; docs/benchmarks/
   // h200-2026-12-04-group). Not for short K, where the kernel is bound by
@@ -1030,8 +1035,15 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
   if (!t.alignOperands.empty()) {
     os << "  transform.vibegemm.align_operand_rows %gemm_mapped ";
+    llvm::SmallVector<std::string, 2> attrs;
     if (t.alignOperands.size() == 1)
-      os << "{operands = array<i64: " << t.alignOperands[0] << ">} ";
+      attrs.push_back(llvm::formatv("operands = array<i64: {0}>",
+                                    t.alignOperands[0]));
+    if (t.alignRowBytes != 16)
+      attrs.push_back(
+          llvm::formatv("row_bytes = {0} : i64", t.alignRowBytes));
+    if (!attrs.empty())
+      os << "{" << llvm::join(attrs, ", ") << "} ";
     os << ": !transform.any_op\n";
   }
   if (t.wgmma)

@@ -2,8 +2,9 @@
 //
 // A row of 5921 bf16 is 11842 bytes: TMA cannot stride over it and 16-byte
 // cp.async cannot start on it. One grid-stride kernel per such operand
-// copies it into rows rounded up to 16 bytes with zeros after the data
-// (one block per row), and the GEMM's views are rebuilt on the copy.
+// copies it into rows rounded up to 16 bytes (or more: 128 puts each row
+// on a cache line) with zeros after the data (one block per row), and the
+// GEMM's views are rebuilt on the copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,8 +55,9 @@ ViewChain traceViews(Value operand) {
 class RowAligner : IndexBuilder {
 public:
   RowAligner(RewriterBase &rewriter, linalg::LinalgOp gemm,
-             gpu::LaunchOp launch)
-      : IndexBuilder(rewriter, gemm.getLoc()), gemm(gemm), launch(launch) {}
+             gpu::LaunchOp launch, int64_t rowBytes)
+      : IndexBuilder(rewriter, gemm.getLoc()), gemm(gemm), launch(launch),
+        rowBytes(rowBytes) {}
 
   /// The padded copy of `root` (made once per buffer) and the view of it
   /// with `root`'s shape.
@@ -77,6 +79,7 @@ private:
 
   linalg::LinalgOp gemm;
   gpu::LaunchOp launch;
+  int64_t rowBytes;
   DenseMap<Value, Value> views;
 };
 
@@ -87,12 +90,12 @@ Value RowAligner::alignedView(Value root) {
   b.setInsertionPoint(launch);
   auto type = cast<MemRefType>(root.getType());
   int64_t rank = type.getRank();
-  int64_t vector = 128 / type.getElementTypeBitWidth();
+  int64_t rowElements = rowBytes * 8 / type.getElementTypeBitWidth();
   SmallVector<int64_t> shape(type.getShape());
-  shape.back() = llvm::alignTo(shape.back(), vector);
+  shape.back() = llvm::alignTo(shape.back(), rowElements);
   auto alloc = memref::AllocOp::create(
       b, loc, MemRefType::get(shape, type.getElementType()));
-  alloc->setAttr(kZeroPaddedAttr, b.getUnitAttr());
+  alloc->setAttr(kZeroPaddedAttr, b.getI64IntegerAttr(type.getShape().back()));
   emitCopy(root, alloc);
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
@@ -199,7 +202,8 @@ Value RowAligner::rebuild(const ViewChain &chain, Value base) {
 
 FailureOr<SmallVector<gpu::LaunchOp>>
 vibegemm::alignOperandRows(RewriterBase &rewriter, Operation *target,
-                           ArrayRef<int64_t> operands, std::string &why) {
+                           ArrayRef<int64_t> operands, int64_t rowBytes,
+                           std::string &why) {
   auto gemm = dyn_cast<linalg::LinalgOp>(target);
   if (!gemm || gemm.getNumDpsInputs() != 2) {
     why = "the target is not a two-operand linalg op";
@@ -234,7 +238,7 @@ vibegemm::alignOperandRows(RewriterBase &rewriter, Operation *target,
     if (type.getShape().back() * bits % 128)
       misaligned.push_back({operand, chain});
   }
-  RowAligner aligner(rewriter, gemm, launch);
+  RowAligner aligner(rewriter, gemm, launch, rowBytes);
   for (auto &[operand, chain] : misaligned) {
     // The whole-shape view starts at 0 with unit strides, so subviews of it
     // are the same subviews of the padded buffer: taken there, a kernel

@@ -249,6 +249,9 @@ LogicalResult transform::AlignOperandRowsOp::verify() {
     if (operand < 0 || operand > 1 ||
         llvm::is_contained(operands.take_front(i), operand))
       return emitOpError("operands must be distinct input indices, 0 or 1");
+  int64_t rowBytes = getRowBytes();
+  if (rowBytes < 16 || rowBytes > 1024 || !llvm::isPowerOf2_64(rowBytes))
+    return emitOpError("row_bytes must be a power of two from 16 to 1024");
   return success();
 }
 
@@ -258,7 +261,8 @@ DiagnosedSilenceableFailure transform::AlignOperandRowsOp::applyToOne(
     transform::TransformState &state) {
   std::string why;
   FailureOr<SmallVector<gpu::LaunchOp>> copies =
-      vibegemm::alignOperandRows(rewriter, target, getOperands(), why);
+      vibegemm::alignOperandRows(rewriter, target, getOperands(),
+                                  getRowBytes(), why);
   if (failed(copies))
     return refuse(*this, target, why);
   return DiagnosedSilenceableFailure::success();

@@ -361,10 +361,12 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     int64_t rootK = cast<MemRefType>(op.root.getType()).getDimSize(k);
     if (rootK == kTotal)
       return true;
+    // A row-aligned copy whose data ends where this K does: past it, zeros.
     Operation *def = op.root.getDefiningOp();
-    bool zeroTail = def && def->hasAttr(kZeroPaddedAttr) &&
-                    k + 1 == static_cast<unsigned>(tileType.getRank()) &&
-                    rootK - kTotal < 16 / elementBytes;
+    auto dataColumns =
+        def ? def->getAttrOfType<IntegerAttr>(kZeroPaddedAttr) : nullptr;
+    bool zeroTail = dataColumns && dataColumns.getInt() == kTotal &&
+                    k + 1 == static_cast<unsigned>(tileType.getRank());
     return zeroTail && fromZero;
   };
   if (!spansK(lhs) || !spansK(rhs))

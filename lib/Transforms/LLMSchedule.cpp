@@ -288,7 +288,10 @@ json::Object builtinScheduleJson(const SimtTiling &t) {
         {"padded_operands",
          tc->wgmma || tc->ffma
              ? json::Value(json::Array(tc->alignOperands))
-             : json::Value(nullptr)}};
+             : json::Value(nullptr)},
+        {"padded_row_bytes", tc->alignOperands.empty()
+                                 ? json::Value(nullptr)
+                                 : json::Value(tc->alignRowBytes)}};
   return json::Object{
       {"kind", t.staged ? "staged" : "direct"},
       {"why_not_staged",

@@ -98,3 +98,15 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// row_bytes must be a power of two of at least 16 bytes (TMA's stride unit).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{row_bytes must be a power of two from 16 to 1024}}
+    transform.vibegemm.align_operand_rows %mm {row_bytes = 48 : i64} : !transform.any_op
+    transform.yield
+  }
+}

@@ -12,7 +12,7 @@
 
 // CHECK-LABEL: func.func @misaligned_k(
 //  CHECK-SAME:     %[[A:[a-zA-Z0-9_]+]]: memref<256x100xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<100x128xbf16>
-//       CHECK:   %[[PAD:.*]] = memref.alloc() {vibegemm.zero_padded} : memref<256x104xbf16>
+//       CHECK:   %[[PAD:.*]] = memref.alloc() {vibegemm.zero_padded = 100 : i64} : memref<256x104xbf16>
 //       CHECK:   gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, {{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in
 // Eight loads per thread and step (256 columns apart), then their stores.
 //       CHECK:     scf.for %[[COL:.*]] = %[[T]] to %{{.*}} step %{{.*}} {
@@ -71,7 +71,7 @@ module attributes {transform.with_named_sequence} {
 // indexing maps): it is copied once, a block per (batch, row) pair.
 
 // CHECK-LABEL: func.func @shared_operand_batched(
-//       CHECK:   memref.alloc() {vibegemm.zero_padded} : memref<2x64x24xf16>
+//       CHECK:   memref.alloc() {vibegemm.zero_padded = 20 : i64} : memref<2x64x24xf16>
 //       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ROWS:.*]], {{.*}})
 //       CHECK:     arith.remui
 //       CHECK:     arith.divui
@@ -110,7 +110,7 @@ module attributes {transform.with_named_sequence} {
 // receives a whole buffer.
 
 // CHECK-LABEL: func.func @ffma_misaligned_n(
-//       CHECK:   %[[PAD:.*]] = memref.alloc() {vibegemm.zero_padded} : memref<99x32xf32>
+//       CHECK:   %[[PAD:.*]] = memref.alloc() {vibegemm.zero_padded = 30 : i64} : memref<99x32xf32>
 //   CHECK-NOT:   memref.alloc
 //       CHECK:   gpu.launch
 //       CHECK:     memref.store %{{.*}}, %[[PAD]]
@@ -138,6 +138,35 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.vibegemm.align_operand_rows %mm {operands = array<i64: 1>} : !transform.any_op
     %loop = transform.vibegemm.gemm_to_ffma %mm {thread_tile = array<i64: 4, 4>} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// row_bytes = 128 rounds the copy's rows up to 128 bytes (100 bf16 -> 128)
+// so each row starts on a cache line; it does not change which operands are
+// copied: B's 272-byte rows are a multiple of 16 bytes and stay as they are.
+
+// CHECK-LABEL: func.func @line_aligned_rows(
+//  CHECK-SAME:     %[[A:[a-zA-Z0-9_]+]]: memref<64x100xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<100x136xbf16>
+//       CHECK:   %[[PAD:.*]] = memref.alloc() {vibegemm.zero_padded = 100 : i64} : memref<64x128xbf16>
+//   CHECK-NOT:   memref.alloc
+//       CHECK:   memref.store %{{.*}}, %[[PAD]]
+//       CHECK:   linalg.matmul ins(%{{.*}}, %[[B]] : memref<64x100xbf16, strided<[128, 1]>>, memref<100x136xbf16>)
+func.func @line_aligned_rows(%a: memref<64x100xbf16>, %b: memref<100x136xbf16>, %c: memref<64x136xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.matmul ins(%a, %b : memref<64x100xbf16>, memref<100x136xbf16>) outs(%c : memref<64x136xf32>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.vibegemm.align_operand_rows %mm {row_bytes = 128 : i64} : !transform.any_op
     transform.yield
   }
 }

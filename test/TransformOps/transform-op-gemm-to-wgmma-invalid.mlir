@@ -216,6 +216,37 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A zero-padded copy counts as ending at K only when its data does: this
+// one holds 120 columns of data, so columns 100..119 past the GEMM's K are
+// not zeros.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @padded_data_past_k(%b: memref<100x128xbf16>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  %pad = memref.alloc() {vibegemm.zero_padded = 120 : i64} : memref<128x128xbf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %sa = memref.subview %pad[0, 0] [128, 100] [1, 1] : memref<128x128xbf16> to memref<128x100xbf16, strided<[128, 1]>>
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%sa, %b : memref<128x100xbf16, strided<[128, 1]>>, memref<100x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the block tile must span the whole K of its operands}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // The tile's K must be the whole K of the operands (split-K uses mma.sync).
 #mA = affine_map<(m, n, k) -> (m, k)>
 #mB = affine_map<(m, n, k) -> (k, n)>

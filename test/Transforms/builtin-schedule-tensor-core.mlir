@@ -25,7 +25,7 @@
 //       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {stages = 6 : i64} :
 // SM90A-LABEL: transform.named_sequence @c3_bf16_d0(
 //       SM90A: transform.vibegemm.group_blocks %{{.*}} {group = 16 : i64}
-//  SM90A-NEXT: transform.vibegemm.align_operand_rows %[[IRR:.*]] : !transform.any_op
+//  SM90A-NEXT: transform.vibegemm.align_operand_rows %[[IRR:[0-9]+]] {row_bytes = 128 : i64} : !transform.any_op
 //  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %[[IRR]] {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c4_bf16_d0(
 //   SM90A-NOT: gemm_to_wgmma

@@ -14,6 +14,7 @@
 // REPORT-NEXT:   "consumers": null,
 // REPORT-NEXT:   "kind": "tensor_core",
 // REPORT-NEXT:   "padded_operands": null,
+// REPORT-NEXT:   "padded_row_bytes": null,
 // REPORT-NEXT:   "split_k": 1,
 // REPORT-NEXT:   "stages": 3,
 // REPORT-NEXT:   "thread": null,

@@ -34,6 +34,8 @@ struct TensorCoreTiling {
   /// copied into zero-padded buffers (`transform.vibegemm.align_operand_rows`)
   /// so TMA, or the FFMA path's 16-byte copies, can read them.
   llvm::SmallVector<int64_t, 2> alignOperands;
+  /// What the padded copies' rows are rounded up to (`row_bytes`).
+  int64_t alignRowBytes = 16;
   /// Blocks run in groups of this many rows of tiles
   /// (`transform.vibegemm.group_blocks`), so the tiles in flight share
   /// their A and B panels in L2; 1 keeps the launch's order.

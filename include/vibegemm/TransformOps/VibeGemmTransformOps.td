@@ -369,7 +369,7 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
     are not a multiple of 16 bytes (K = 5921 in bf16, say), it adds before
     the launch:
     - a `memref.alloc` with the innermost dimension rounded up to 16 bytes,
-      marked `vibegemm.zero_padded`;
+      marked `vibegemm.zero_padded` with the data's row length;
     - a copy kernel (a `gpu.launch` of one 256-thread block per row) that
       writes the data and zeros after it;
     - a view of the copy with the original shape,
@@ -383,6 +383,12 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
     FFMA path (`transform.vibegemm.gemm_to_ffma`) gains only from aligning
     an operand whose rows run along M or N (its copies then move 16 bytes),
     so a schedule there names just that one.
+
+    `row_bytes` (default 16, a power of two from 16 to 1024) is what the
+    copy's rows are rounded up to. Which operands are copied does not
+    depend on it (only rows that are not a multiple of 16 bytes are), but
+    128 starts every row of the copy on a 128-byte line, so each 128-byte
+    row piece of a TMA box is one line rather than two.
     #### Return modes
     Only reads the `target` handle (the GEMM stays the same op; a handle to
     it stays valid) and produces nothing. Emits a silenceable failure, leaving the payload unchanged,
@@ -391,7 +397,8 @@ def AlignOperandRowsOp : Op<Transform_Dialect, "vibegemm.align_operand_rows",
     outside it.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 1}">:$operands);
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 1}">:$operands,
+                   DefaultValuedAttr<I64Attr, "16">:$row_bytes);
   let assemblyFormat = [{
     $target attr-dict `:` type($target)
   }];
