@@ -30,7 +30,8 @@ mlir::vibegemm::runtime::runOptionsToArgs(const RunOptions &o) {
   std::vector<std::string> args = {
       "--seed=" + std::to_string(o.seed),
       std::string("--reference=") + reference,
-      llvm::formatv("--timeout={0}", o.timeoutSeconds).str()};
+      llvm::formatv("--timeout={0}", o.timeoutSeconds).str(),
+      llvm::formatv("--sustain-ms={0}", o.sustainMs).str()};
   if (!o.time)
     args.push_back("--verify-only");
   if (o.compareCublas)

@@ -39,6 +39,12 @@ static cl::opt<double>
             cl::desc("Seconds one GPU step may take before the run is a "
                      "timeout"),
             cl::init(60), cl::cat(category));
+static cl::opt<double> sustainMs(
+    "sustain-ms",
+    cl::desc("GPU milliseconds of untimed back-to-back runs before the timed "
+             "ones, so each side is timed at its sustained-load clock "
+             "(0: time from whatever clock the GPU is at)"),
+    cl::init(500), cl::cat(category));
 static cl::opt<ReferenceMode> reference(
     "reference", cl::desc("What outputs are checked against"),
     cl::values(clEnumValN(ReferenceMode::Auto, "auto",
@@ -143,6 +149,7 @@ int main(int argc, char **argv) {
   options.time = !verifyOnly;
   options.compareCublas = compare == "cublas";
   options.timeoutSeconds = timeout;
+  options.sustainMs = std::max(0.0, double(sustainMs));
 
   json::Object result;
   if (noIsolate) {

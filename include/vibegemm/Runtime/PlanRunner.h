@@ -33,6 +33,13 @@ struct RunOptions {
   size_t cpuSamples = 256;
   int minRuns = 10, maxRuns = 200;
   double timingBudgetMs = 1000;
+  /// GPU time of untimed back-to-back runs (each after its L2 flush) before
+  /// the timed ones, so that every side is timed at the clock it holds
+  /// under sustained load: the H200 boosts to 1980 MHz from idle and
+  /// settles near 1450 MHz at its 700 W limit within a few hundred ms
+  /// (cuBLAS 4096^3: 0.177 ms cold, 0.219 ms loaded;
+  /// tools/gpu/power-state.py).
+  double sustainMs = 500;
 };
 
 /// Statuses, as in report.json.
