@@ -4,7 +4,7 @@ Each problem is written as a model engineer would write it in PyTorch
 (KernelBench's ``forward``), on the same shapes, layouts and dtypes as the
 MLIR in ``problems.py``.  Timing: warm-up runs, then the median of
 ``iters`` runs, each between two CUDA events, with L2 flushed before every
-run by reading a 256 MiB buffer (clean lines: a write would leave dirty
+run by reading a buffer of twice the L2 size, as vibegemm-run does (clean lines: a write would leave dirty
 ones, written back during the timed run), after half a second of untimed
 runs so the GPU is at the clock sustained load holds (vibegemm-run does
 the same: ``--sustain-ms``); a function whose median is under 10 µs is
@@ -28,7 +28,12 @@ import torch.nn.functional as F
 
 import problems
 
-FLUSH_BYTES = 256 << 20
+def flush_bytes():
+    """Twice the L2, as vibegemm-run reads: the same flush on both sides
+    keeps the duty cycle, and so the sustained clock, the same."""
+    return 2 * torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+
+
 GRAPH_BELOW_MS = 0.010
 # The H200 boosts to 1980 MHz from idle and settles near 1450 MHz at its
 # 700 W limit within a few hundred ms of full load (cuBLAS 4096^3: 0.177 ms
@@ -37,7 +42,7 @@ GRAPH_BELOW_MS = 0.010
 SUSTAIN_S = 0.5
 TIMING_NOTE = ("warm-up and 0.5 s of untimed runs (sustained-load clock), then the median "
                "of N runs each between two CUDA events; "
-               "L2 flushed before every run by reading a 256 MiB buffer; "
+               "L2 flushed before every run by reading a buffer of 2x L2; "
                "runs under 10 us are timed as CUDA-graph replays; TF32 off")
 # Loose bounds for torch.compile against eager: they differ in rounding
 # (bf16 eager rounds after every op, Inductor once) but not by more.
@@ -154,7 +159,7 @@ def _event_times(fn, iters, flush):
 def _summary(times, method):
     return {"method": method, "runs": len(times),
             "median_ms": statistics.median(times), "min_ms": min(times),
-            "max_ms": max(times), "l2": "flushed before every run (a read of 256 MiB: clean)"}
+            "max_ms": max(times), "l2": "flushed before every run (a read of 2x L2: clean)"}
 
 
 def _sustain(fn, flush, seconds):
@@ -250,7 +255,7 @@ def measure(p, iters=50, warmup=5, compile_torch=True, log=print):
     fails holds its error instead of numbers.
     """
     try:
-        flush = torch.zeros(FLUSH_BYTES // 4, dtype=torch.float32, device="cuda")
+        flush = torch.zeros(flush_bytes() // 4, dtype=torch.float32, device="cuda")
         inputs = make_inputs(p)
     except Exception as e:
         err = _error(e)
