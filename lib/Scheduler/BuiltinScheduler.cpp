@@ -306,6 +306,25 @@ std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
   return std::nullopt;
 }
 
+/// Decode on sm_90a: the wgmma kernel under a 64x128 tile, M of at most 16
+/// rows (A's box reads TMA's zero fill past M), so B streams through TMA
+/// bulk copies. On the H200, 16x11008x4096 with B [N, K]: 31.2 us against
+/// mma.sync 16x64's 36.2 and cuBLAS's 27.3; 64x64 tiles 47 us, 64x256 40,
+/// 4 or 8 stages 34 (docs/benchmarks/h200-2026-12-04-decode-wgmma). One
+/// shape was measured, so only that class: K-major A and B with rows TMA
+/// can stride over, one batch, K of at least 1024, and between half a wave
+/// and one wave of tiles.
+std::optional<TensorCoreTiling>
+chooseWgmmaDecodeTiling(const GemmProblem &p, const TargetInfo &target) {
+  bool kMajor = !p.transposeA && p.transposeB;
+  int64_t tiles = llvm::divideCeil(p.n, 128);
+  if (target.name != "sm_90a" || !kMajor || p.k % 8 != 0 || p.m > 16 ||
+      p.batch > 1 || p.k < 1024 || p.hasSoftmax ||
+      2 * tiles < target.smCount || tiles > target.smCount)
+    return std::nullopt;
+  return wgmmaTiling(64, 128, 1, 6);
+}
+
 /// An mma.sync block tile: bm x bn outputs over wm x wn warps.
 struct MmaShape {
   int64_t bm, bn, wm, wn;
@@ -362,6 +381,9 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
       return hopper;
   if (std::optional<TensorCoreTiling> split = chooseWgmmaSplitTiling(p, target))
     return split;
+  if (std::optional<TensorCoreTiling> decode =
+          chooseWgmmaDecodeTiling(p, target))
+    return decode;
   // 128x256 with eight 64x64 warp tiles measured fastest on the H200's
   // large shapes (docs/measurements/h200-2026-12-02-tc2); smaller tiles fill
   // the SMs on smaller problems, and 16- or 32-row tiles serve decode.

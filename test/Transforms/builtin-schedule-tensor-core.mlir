@@ -10,13 +10,14 @@
 // operands first copied into buffers with aligned rows. Both fill the chip
 // many times over, so their blocks run in groups of 16 tile rows. Huge K splits K
 // over wgmma kernels (the widest tile whose split fills the chip); decode
-// and the matvec keep their sm_90 schedules.
+// takes a 64x128 wgmma tile (builtin-schedule-decode-wgmma.mlir) and the
+// matvec keeps its sm_90 schedule.
 // SM90A-LABEL: transform.named_sequence @c0_bf16_d0(
 //       SM90A: %[[LAUNCH:.*]] = transform.gpu.map_forall_to_blocks
 //       SM90A: transform.vibegemm.group_blocks %[[LAUNCH]] {group = 16 : i64} : !transform.any_op
 //  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
 // SM90A-LABEL: transform.named_sequence @c1_bf16_d0(
-//       SM90A: transform.vibegemm.gemm_to_mma_sync
+//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {stages = 6 : i64} :
 // SM90A-LABEL: transform.named_sequence @c2_bf16_d0(
 //       SM90A: transform.tune.knob<"block_m"> = 64
 //       SM90A: transform.tune.knob<"block_n"> = 128
