@@ -196,6 +196,21 @@ struct ChunkErrors {
 };
 } // namespace
 
+size_t mlir::vibegemm::runtime::countNonFinite(ElementSpan values) {
+  size_t chunks = llvm::divideCeil(values.count, kCompareChunk);
+  std::vector<size_t> perChunk(chunks, 0);
+  llvm::parallelFor(0, chunks, [&](size_t chunk) {
+    size_t begin = chunk * kCompareChunk;
+    size_t end = std::min(values.count, begin + kCompareChunk);
+    for (size_t i = begin; i < end; ++i)
+      perChunk[chunk] += !std::isfinite(values[i]);
+  });
+  size_t total = 0;
+  for (size_t n : perChunk)
+    total += n;
+  return total;
+}
+
 Comparison mlir::vibegemm::runtime::compareOutputs(ElementSpan got,
                                                    ElementSpan ref,
                                                    double tolerance) {

@@ -1138,9 +1138,7 @@ private:
       ElementSpan got = ElementSpan::of(b.dtype, outputs[b.name]);
       json::Object entry{{"name", b.name}, {"dtype", dtypeName(b.dtype)}};
       if (referenceMode == ReferenceMode::None) {
-        size_t nonFinite = 0;
-        for (size_t i = 0; i < got.count; ++i)
-          nonFinite += !std::isfinite(got[i]);
+        size_t nonFinite = countNonFinite(got);
         entry["non_finite"] = static_cast<int64_t>(nonFinite);
         entry["ok"] = nonFinite == 0;
         if (nonFinite && verdict)

@@ -102,6 +102,18 @@ TEST(HostCheck, CompareCatchesNaNAndErrorsButAcceptsRounding) {
   EXPECT_FALSE(compareOutputs({1.0}, ref, 1.0).ok);
 }
 
+TEST(HostCheck, CountsNonFiniteAcrossChunks) {
+  // Past one parallel chunk (2^20 elements), with a NaN and an infinity
+  // in different chunks and poison-like NaN bits in raw bf16.
+  std::vector<double> values((size_t(1) << 20) + 5, 1.5);
+  EXPECT_EQ(countNonFinite(ElementSpan::of(values)), 0u);
+  values[3] = std::numeric_limits<double>::quiet_NaN();
+  values.back() = -std::numeric_limits<double>::infinity();
+  EXPECT_EQ(countNonFinite(ElementSpan::of(values)), 2u);
+  std::vector<uint8_t> bf16 = {0x80, 0x3f, 0xc0, 0x7f, 0x80, 0x7f};
+  EXPECT_EQ(countNonFinite(ElementSpan::of(DType::BF16, bf16)), 2u);
+}
+
 TEST(HostCheck, Bf16ToleranceIsTwoUlpsOfTheLargestOutput) {
   // Largest output 1.0, where a bf16 ulp is 2^-7: two ulps off pass,
   // three fail.

@@ -74,6 +74,9 @@ struct ElementSpan {
 /// fixed chunks on all cores and sums them in chunk order, so the result
 /// does not depend on the thread count.
 Comparison compareOutputs(ElementSpan got, ElementSpan ref, double tolerance);
+/// How many of `values` are NaN or infinite (in parallel chunks), for
+/// outputs with nothing to compare against.
+size_t countNonFinite(ElementSpan values);
 inline Comparison compareOutputs(const std::vector<double> &got,
                                  const std::vector<double> &ref,
                                  double tolerance) {
