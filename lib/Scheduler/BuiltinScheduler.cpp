@@ -101,6 +101,11 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
 /// buffers first, when the GEMM does enough work per element to pay for
 /// the copy. 128x256 tiles with two consumer warpgroups where they fill the
 /// chip, else 128x128 with one.
+/// How many bm x bn output tiles `p` has, over all batches.
+int64_t tileCount(const GemmProblem &p, int64_t bm, int64_t bn) {
+  return p.batch * llvm::divideCeil(p.m, bm) * llvm::divideCeil(p.n, bn);
+}
+
 /// A wgmma tiling: K steps of 64, `consumers` warpgroups over the tile.
 TensorCoreTiling wgmmaTiling(int64_t blockM, int64_t blockN, int64_t consumers,
                              int64_t stages) {
@@ -124,8 +129,7 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   if (target.name != "sm_90a" || (!rowsAligned && intensity < 512) ||
       p.m < 64 || p.n < 64)
     return std::nullopt;
-  int64_t wide =
-      p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
+  int64_t wide = tileCount(p, 128, 256);
   TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
                                               : wgmmaTiling(128, 128, 1, 6);
   // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
@@ -216,8 +220,7 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
 
 /// Output tiles of `t` over the whole problem.
 int64_t blockCount(const GemmProblem &p, const TensorCoreTiling &t) {
-  return p.batch * llvm::divideCeil(p.m, t.blockM) *
-         llvm::divideCeil(p.n, t.blockN);
+  return tileCount(p, t.blockM, t.blockN);
 }
 
 /// Whether split-K can serve `p` with `t`'s tiles: too few of them to half
@@ -317,7 +320,7 @@ std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
 std::optional<TensorCoreTiling>
 chooseWgmmaDecodeTiling(const GemmProblem &p, const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
-  int64_t tiles = llvm::divideCeil(p.n, 128);
+  int64_t tiles = tileCount(p, 64, 128);
   if (target.name != "sm_90a" || !kMajor || p.k % 8 != 0 || p.m > 16 ||
       p.batch > 1 || p.k < 1024 || p.hasSoftmax ||
       2 * tiles < target.smCount || tiles > target.smCount)
@@ -336,8 +339,7 @@ template <typename Shape>
 Shape firstShapeFillingChip(const GemmProblem &p, const TargetInfo &target,
                             ArrayRef<Shape> shapes) {
   for (const Shape &s : shapes)
-    if (static_cast<int64_t>(p.batch * llvm::divideCeil(p.m, s.bm) *
-                             llvm::divideCeil(p.n, s.bn)) >= target.smCount)
+    if (tileCount(p, s.bm, s.bn) >= target.smCount)
       return s;
   return shapes.back();
 }
@@ -374,8 +376,7 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
     return std::nullopt;
   // Skinny shapes stay on mma.sync; huge K takes wgmma split-K on sm_90a
   // where the split fills the chip, else mma.sync split-K.
-  int64_t wideBlocks =
-      p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 128);
+  int64_t wideBlocks = tileCount(p, 128, 128);
   if (2 * wideBlocks >= target.smCount)
     if (std::optional<TensorCoreTiling> hopper = chooseWgmmaTiling(p, target))
       return hopper;
@@ -426,8 +427,7 @@ chooseTf32WgmmaTiling(const GemmProblem &p, const TargetInfo &target) {
   if (target.name != "sm_90a" || p.f32Precision != "tf32" || !kMajor ||
       p.batch > 1 || p.k % 4 != 0 || p.hasSoftmax)
     return std::nullopt;
-  int64_t wide =
-      p.batch * llvm::divideCeil(p.m, 128) * llvm::divideCeil(p.n, 256);
+  int64_t wide = tileCount(p, 128, 256);
   if (p.m < 128 || p.n < 256 || wide < target.smCount)
     return std::nullopt;
   TensorCoreTiling t = wgmmaTiling(128, 256, 2, 4);

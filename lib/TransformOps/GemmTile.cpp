@@ -401,6 +401,21 @@ void vibegemm::eraseGemmAndEpilogue(RewriterBase &b, Operation *gemm,
   }
 }
 
+LogicalResult vibegemm::checkF32Precision(const BlockGemm &facts,
+                                          bool precisionSet, StringRef path,
+                                          StringRef offered,
+                                          std::string &why) {
+  if (facts.elementType.isF32() == precisionSet)
+    return success();
+  why = precisionSet
+            ? "f32_precision applies to f32 operands only"
+            : ("f32 operands take " + path + " only with f32_precision = " +
+               offered +
+               " (which changes accuracy; gemm_to_ffma keeps f32 accuracy)")
+                  .str();
+  return failure();
+}
+
 FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
                                                 StringRef path,
                                                 std::string &why,

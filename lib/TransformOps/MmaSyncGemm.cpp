@@ -141,11 +141,9 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
       analyseBlockGemm(gemm, "mma.sync", why, /*allowF32=*/true);
   if (failed(facts))
     return failure();
-  if (facts->elementType.isF32() != tf32)
-    return fail(tf32 ? "f32_precision applies to f32 operands only"
-                     : "f32 operands take mma.sync only with f32_precision "
-                       "= \"tf32\" or \"3xtf32\" (both change accuracy; "
-                       "gemm_to_ffma keeps f32 accuracy)");
+  if (failed(checkF32Precision(*facts, tf32, "mma.sync",
+                               "\"tf32\" or \"3xtf32\"", why)))
+    return failure();
   static_cast<BlockGemm &>(*this) = *facts;
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
   ptxType = tf32                   ? NVVM::MMATypes::tf32

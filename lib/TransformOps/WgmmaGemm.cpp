@@ -242,11 +242,8 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   bool tf32 = opt.precision == F32Precision::Tf32;
   if (opt.precision == F32Precision::Tf32x3)
     return fail("3xtf32 runs on gemm_to_mma_sync only");
-  if (facts->elementType.isF32() != tf32)
-    return fail(tf32 ? "f32_precision applies to f32 operands only"
-                     : "f32 operands take wgmma only with f32_precision = "
-                       "\"tf32\" (it changes accuracy; gemm_to_ffma keeps "
-                       "f32 accuracy)");
+  if (failed(checkF32Precision(*facts, tf32, "wgmma", "\"tf32\"", why)))
+    return failure();
   if (facts->batchDims.size() > 1)
     return fail("the wgmma path takes at most one batch dimension");
   batched = facts->batchDims.size() == 1;

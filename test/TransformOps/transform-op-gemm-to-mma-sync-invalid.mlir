@@ -22,7 +22,7 @@ func.func @f32_operands(%a: memref<32x64xf32>, %b: memref<32x64xf32>, %c: memref
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{f32 operands take mma.sync only with f32_precision = "tf32" or "3xtf32" (both change accuracy; gemm_to_ffma keeps f32 accuracy)}}
+    // expected-error @below {{f32 operands take mma.sync only with f32_precision = "tf32" or "3xtf32" (which changes accuracy; gemm_to_ffma keeps f32 accuracy)}}
     %loop = transform.vibegemm.gemm_to_mma_sync %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

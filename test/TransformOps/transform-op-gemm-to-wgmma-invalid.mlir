@@ -23,7 +23,7 @@ func.func @f32_operands(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: me
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{f32 operands take wgmma only with f32_precision = "tf32" (it changes accuracy; gemm_to_ffma keeps f32 accuracy)}}
+    // expected-error @below {{f32 operands take wgmma only with f32_precision = "tf32" (which changes accuracy; gemm_to_ffma keeps f32 accuracy)}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

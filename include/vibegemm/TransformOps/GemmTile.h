@@ -50,6 +50,13 @@ struct BlockGemm {
 FailureOr<BlockGemm> analyseBlockGemm(linalg::LinalgOp gemm, StringRef path,
                                       std::string &why, bool allowF32 = false);
 
+/// f32 operands run on a tensor-core `path` only under an f32_precision it
+/// offers (`offered`, e.g. `"tf32" or "3xtf32"`), and an f32_precision
+/// needs f32 operands: both change accuracy, so neither is silent.
+LogicalResult checkF32Precision(const BlockGemm &facts, bool precisionSet,
+                                StringRef path, StringRef offered,
+                                std::string &why);
+
 /// Dynamic shared memory one block may use on sm_80 and sm_90.
 constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024;
 
