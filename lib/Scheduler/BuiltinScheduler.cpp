@@ -95,12 +95,6 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   fail("no K tile splits the shared-memory copies evenly over the threads");
 }
 
-/// The Hopper path for sm_90a: any of the four layouts, at least 64 rows
-/// and columns, batched or not (3-D tensor maps). Operands whose rows TMA
-/// cannot stride over (not a multiple of 16 bytes) are copied into padded
-/// buffers first, when the GEMM does enough work per element to pay for
-/// the copy. 128x256 tiles with two consumer warpgroups where they fill the
-/// chip, else 128x128 with one.
 /// How many bm x bn output tiles `p` has, over all batches.
 int64_t tileCount(const GemmProblem &p, int64_t bm, int64_t bn) {
   return p.batch * llvm::divideCeil(p.m, bm) * llvm::divideCeil(p.n, bn);
@@ -120,6 +114,12 @@ TensorCoreTiling wgmmaTiling(int64_t blockM, int64_t blockN, int64_t consumers,
   return t;
 }
 
+/// The Hopper path for sm_90a: any of the four layouts, at least 64 rows
+/// and columns, batched or not (3-D tensor maps). Operands whose rows TMA
+/// cannot stride over (not a multiple of 16 bytes) are copied into padded
+/// buffers first, when the GEMM does enough work per element to pay for
+/// the copy. 128x256 tiles with two consumer warpgroups where they fill the
+/// chip, else 128x128 with one.
 std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                                                   const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
