@@ -772,6 +772,7 @@ private:
     run.device = measurement.device;
     run.model = client ? client->model() : "";
     run.measured = measurement.enabled;
+    run.timing = measurement.enabled ? kSustainedClockTiming : "";
     run.winner = r.winner;
     for (auto [i, v] : llvm::enumerate(r.candidates)) {
       const json::Object &c = *v.getAsObject();

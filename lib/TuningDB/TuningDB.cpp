@@ -58,6 +58,10 @@ constexpr const char *kMigrations[] = {
         ON winners(target, toolchain);
       ALTER TABLE winners ADD COLUMN created TEXT;
       UPDATE winners SET created = updated;)sql",
+    // 2 -> 3: the timing protocol of measured times (NULL: before it).
+    R"sql(
+      ALTER TABLE runs ADD COLUMN timing TEXT;
+      ALTER TABLE winners ADD COLUMN timing TEXT;)sql",
 };
 static_assert(std::size(kMigrations) == TuningDB::kSchemaVersion,
               "one migration per schema version");
@@ -86,6 +90,13 @@ struct Statement {
   }
   void bind(int i, const std::string &s) {
     sqlite3_bind_text(stmt, i, s.c_str(), -1, SQLITE_TRANSIENT);
+  }
+  /// Empty text binds NULL (a column that is not known).
+  void bindOrNull(int i, const std::string &s) {
+    if (s.empty())
+      sqlite3_bind_null(stmt, i);
+    else
+      bind(i, s);
   }
   void bind(int i, std::optional<double> v) {
     v ? sqlite3_bind_double(stmt, i, *v) : sqlite3_bind_null(stmt, i);
@@ -297,8 +308,8 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   *becameWinner = false;
   Statement insertRun;
   if (int rc = insertRun.prepare(db, "INSERT INTO runs(signature, target, "
-                                     "toolchain, device, model, measured) "
-                                     "VALUES(?,?,?,?,?,?)");
+                                     "toolchain, device, model, measured, "
+                                     "timing) VALUES(?,?,?,?,?,?,?)");
       rc != SQLITE_OK)
     return rc;
   insertRun.bind(1, run.signature);
@@ -307,6 +318,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   insertRun.bind(4, run.device);
   insertRun.bind(5, run.model);
   insertRun.bind(6, std::optional<int64_t>(run.measured));
+  insertRun.bindOrNull(7, run.measured ? run.timing : "");
   if (int rc = sqlite3_step(insertRun.stmt); rc != SQLITE_DONE)
     return rc;
   int64_t runId = sqlite3_last_insert_rowid(db);
@@ -340,23 +352,27 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   const CandidateRow &win = run.candidates[run.winner];
   if (win.status != "ok")
     return SQLITE_OK;
-  // Keep the stored winner unless this one is better: measured beats
-  // estimated, then the lower time wins.
+  // Keep the stored winner unless this one is better (see `record`):
+  // measured beats estimated; a protocol beats none; then, under the same
+  // protocol (or between estimates), the lower time.
   std::optional<double> time = run.measured ? win.timeMs : win.estimatedMs;
   Statement w;
   if (int rc = w.prepare(
           db, "INSERT INTO winners(signature, target, toolchain, script, "
               "script_hash, time_ms, measured, device, model, run_id, "
-              "created, updated) "
-              "VALUES(?,?,?,?,?,?,?,?,?,?,datetime('now'),datetime('now')) "
+              "timing, created, updated) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,datetime('now'),datetime('now')) "
               "ON CONFLICT(signature, target, toolchain) DO UPDATE SET "
               "script=excluded.script, script_hash=excluded.script_hash, "
               "time_ms=excluded.time_ms, measured=excluded.measured, "
               "device=excluded.device, model=excluded.model, "
-              "run_id=excluded.run_id, updated=datetime('now') "
+              "run_id=excluded.run_id, timing=excluded.timing, "
+              "updated=datetime('now') "
               "WHERE excluded.measured > winners.measured OR "
               "(excluded.measured = winners.measured AND "
-              "excluded.time_ms < winners.time_ms)");
+              "((excluded.timing IS winners.timing AND "
+              "excluded.time_ms < winners.time_ms) OR "
+              "(excluded.timing IS NOT NULL AND winners.timing IS NULL)))");
       rc != SQLITE_OK)
     return rc;
   w.bind(1, run.signature);
@@ -369,6 +385,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   w.bind(8, run.device);
   w.bind(9, run.model);
   w.bind(10, std::optional<int64_t>(runId));
+  w.bindOrNull(11, run.measured ? run.timing : "");
   if (int rc = sqlite3_step(w.stmt); rc != SQLITE_DONE)
     return rc;
   *becameWinner = sqlite3_changes(db) > 0;
@@ -391,8 +408,8 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
                                              const std::string &toolchain) {
   Statement s;
   if (s.prepare(db, "SELECT script, script_hash, time_ms, measured, "
-                    "device, model FROM winners WHERE signature=? AND "
-                    "target=? AND toolchain=?") != SQLITE_OK)
+                    "device, model, timing FROM winners WHERE signature=? "
+                    "AND target=? AND toolchain=?") != SQLITE_OK)
     return std::nullopt;
   s.bind(1, signature);
   s.bind(2, target);
@@ -406,6 +423,7 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
   w.measured = sqlite3_column_int(s.stmt, 3) != 0;
   w.device = s.text(4);
   w.model = s.text(5);
+  w.timing = s.text(6);
   return w;
 }
 
@@ -416,7 +434,7 @@ TuningDB::listWinners(const WinnerFilter &filter) {
           db,
           "SELECT w.signature, w.target, w.toolchain, w.script, "
           "w.script_hash, w.time_ms, w.measured, w.device, w.model, "
-          "w.run_id, w.created, w.updated, "
+          "w.run_id, w.created, w.updated, w.timing, "
           "(SELECT count(*) FROM runs r WHERE r.signature = w.signature AND "
           "r.target = w.target AND r.toolchain = w.toolchain), "
           "(SELECT count(*) FROM runs r JOIN candidates c ON c.run_id = r.id "
@@ -445,8 +463,9 @@ TuningDB::listWinners(const WinnerFilter &filter) {
     w.runId = s.integer(9);
     w.created = s.text(10);
     w.updated = s.text(11);
-    w.runs = sqlite3_column_int64(s.stmt, 12);
-    w.candidates = sqlite3_column_int64(s.stmt, 13);
+    w.timing = s.text(12);
+    w.runs = sqlite3_column_int64(s.stmt, 13);
+    w.candidates = sqlite3_column_int64(s.stmt, 14);
     winners.push_back(std::move(w));
   }
   if (rc != SQLITE_DONE)
@@ -535,6 +554,7 @@ llvm::Expected<bool> TuningDB::importWinner(const WinnerInfo &w) {
   run.device = w.device;
   run.model = w.model;
   run.measured = w.measured;
+  run.timing = w.timing;
   CandidateRow c;
   c.source = "import";
   c.status = "ok";

@@ -359,7 +359,10 @@ std::string attrsOf(const WinnerInfo &w) {
   if (w.timeMs && std::isfinite(*w.timeMs))
     s += "vibegemm.time_ms = " + formatDouble(*w.timeMs) + ", ";
   s += std::string("vibegemm.measured = ") + (w.measured ? "true" : "false") +
-       ", vibegemm.device = \"" + escapeString(w.device) +
+       ", ";
+  if (w.measured && !w.timing.empty())
+    s += "vibegemm.timing = \"" + escapeString(w.timing) + "\", ";
+  s += "vibegemm.device = \"" + escapeString(w.device) +
        "\", vibegemm.model = \"" + escapeString(w.model) + "\"";
   return s;
 }
@@ -475,7 +478,7 @@ mlir::vibegemm::readSpec(StringRef text, StringRef name) {
       value = value.trim();
       if (key == "vibegemm.signature" || key == "vibegemm.target" ||
           key == "vibegemm.toolchain" || key == "vibegemm.device" ||
-          key == "vibegemm.model") {
+          key == "vibegemm.model" || key == "vibegemm.timing") {
         std::optional<std::string> s = unescapeString(value);
         if (!s)
           return fail(key + " must be a string");
@@ -490,6 +493,8 @@ mlir::vibegemm::readSpec(StringRef text, StringRef name) {
           hasToolchain = true;
         } else if (key == "vibegemm.device") {
           w.device = std::move(*s);
+        } else if (key == "vibegemm.timing") {
+          w.timing = std::move(*s);
         } else {
           w.model = std::move(*s);
         }

@@ -129,6 +129,13 @@ void printTable(const std::vector<std::vector<std::string>> &rows) {
   }
 }
 
+/// "estimated", "measured" (before timing protocols) or "measured/PROTOCOL".
+std::string timingOf(const WinnerInfo &w) {
+  if (!w.measured)
+    return "estimated";
+  return w.timing.empty() ? "measured" : "measured/" + w.timing;
+}
+
 int list() {
   std::unique_ptr<TuningDB> db = openDB(/*create=*/false);
   WinnerFilter filter;
@@ -140,7 +147,7 @@ int list() {
        "MODEL", "RUNS", "CANDIDATES"}};
   for (const WinnerInfo &w : winners)
     rows.push_back({w.signature, w.target, w.toolchain, formatMs(w.timeMs),
-                    w.measured ? "measured" : "estimated", orDash(w.device),
+                    timingOf(w), orDash(w.device),
                     w.updated, orDash(w.model), std::to_string(w.runs),
                     std::to_string(w.candidates)});
   printTable(rows);
@@ -172,7 +179,7 @@ int show() {
                  << "target:     " << w.target << " (toolchain " << w.toolchain
                  << ")\n"
                  << "best:       " << formatMs(w.timeMs) << " ("
-                 << (w.measured ? "measured" : "estimated") << ") on "
+                 << timingOf(w) << ") on "
                  << (w.device.empty() ? "no GPU" : w.device) << "\n"
                  << "model:      "
                  << (w.model.empty() ? "none (built-in scheduler)" : w.model)

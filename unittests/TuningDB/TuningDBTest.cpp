@@ -186,7 +186,7 @@ TEST(TuningDBOpen, MigratesVersion1) {
   {
     auto db = openOrDie(path);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->schemaVersion(), 2);
+    EXPECT_EQ(db->schemaVersion(), TuningDB::kSchemaVersion);
     auto winners = db->listWinners();
     ASSERT_TRUE(bool(winners)) << llvm::toString(winners.takeError());
     ASSERT_EQ(winners->size(), 1u);
@@ -194,20 +194,25 @@ TEST(TuningDBOpen, MigratesVersion1) {
     EXPECT_EQ(w.script, "old script");
     // The new column is filled from the old one.
     EXPECT_EQ(w.created, "2025-01-02 03:04:05");
+    // Measured before timing protocols: no protocol.
+    EXPECT_EQ(w.timing, "");
     EXPECT_EQ(w.runs, 1);
     EXPECT_EQ(w.candidates, 1);
     // And the migrated file takes new runs.
     ASSERT_FALSE(bool(db->record(makeRun("sig", 1.0, false, "new script"))));
     EXPECT_EQ(db->winner("sig", "sm_90", "22.1.8")->script, "new script");
   }
-  EXPECT_EQ(rawInt(path, "PRAGMA user_version"), 2);
+  EXPECT_EQ(rawInt(path, "PRAGMA user_version"), TuningDB::kSchemaVersion);
+  EXPECT_EQ(rawInt(path, "SELECT count(*) FROM pragma_table_info('winners') "
+                         "WHERE name = 'timing'"),
+            1);
   EXPECT_EQ(rawInt(path, "SELECT count(*) FROM sqlite_master WHERE name = "
                          "'winners_by_target'"),
             1);
   // Opening again migrates nothing.
   auto again = openOrDie(path);
   ASSERT_TRUE(again);
-  EXPECT_EQ(again->schemaVersion(), 2);
+  EXPECT_EQ(again->schemaVersion(), TuningDB::kSchemaVersion);
 }
 
 TEST(TuningDBOpen, RefusesANewerSchemaUntouched) {
@@ -313,6 +318,38 @@ TEST(TuningDBRecord, KeepsTheBetterWinner) {
   ASSERT_EQ(rows->size(), 1u);
   EXPECT_EQ((*rows)[0].script, "meas5");
   EXPECT_EQ((*rows)[0].timeMs, 5.0);
+}
+
+TEST(TuningDBRecord, ComparesTimesOnlyUnderOneTimingProtocol) {
+  TempDir dir;
+  auto db = openOrDie(dir.file("tuning.db"));
+  ASSERT_TRUE(db);
+  auto best = [&] { return db->winner("sig", "sm_90", "22.1.8"); };
+  auto sustained = [](double time, const std::string &script) {
+    TuningRun run = makeRun("sig", time, true, script);
+    run.timing = kSustainedClockTiming;
+    return run;
+  };
+  // A measurement from before timing protocols (nearer the boost clock).
+  ASSERT_FALSE(bool(db->record(makeRun("sig", 1.0, true, "cold"))));
+  EXPECT_EQ(best()->timing, "");
+  // At the sustained clock the same kernel takes longer; the stored time is
+  // not comparable, so the protocol's first measurement replaces it.
+  ASSERT_FALSE(bool(db->record(sustained(1.2, "hot12"))));
+  EXPECT_EQ(best()->script, "hot12");
+  EXPECT_EQ(best()->timing, kSustainedClockTiming);
+  // Under one protocol the lower time wins.
+  ASSERT_FALSE(bool(db->record(sustained(1.3, "hot13"))));
+  EXPECT_EQ(best()->script, "hot12");
+  ASSERT_FALSE(bool(db->record(sustained(1.1, "hot11"))));
+  EXPECT_EQ(best()->script, "hot11");
+  // A protocol-less measurement never replaces one with a protocol,
+  // however fast.
+  ASSERT_FALSE(bool(db->record(makeRun("sig", 0.5, true, "cold05"))));
+  EXPECT_EQ(best()->script, "hot11");
+  // Estimates carry no protocol.
+  ASSERT_FALSE(bool(db->record(makeRun("other", 2.0, false, "est"))));
+  EXPECT_EQ(db->winner("other", "sm_90", "22.1.8")->timing, "");
 }
 
 TEST(TuningDBRecord, RejectsAWinnerIndexOutOfRange) {
@@ -521,6 +558,9 @@ TEST(TuningSpec, RoundTripsThroughADatabase) {
   ASSERT_FALSE(
       bool(source->record(makeRun("s1", 0.1 + 0.2, true, script("d0")))));
   ASSERT_FALSE(bool(source->record(makeRun("s2", 7.0, false, script("d1")))));
+  TuningRun sustained = makeRun("s3", 0.25, true, script("d2"));
+  sustained.timing = kSustainedClockTiming;
+  ASSERT_FALSE(bool(source->record(sustained)));
   auto first = writeSpec(*source->listWinners());
   ASSERT_TRUE(bool(first));
 
@@ -545,6 +585,13 @@ TEST(TuningSpec, RoundTripsThroughADatabase) {
   EXPECT_EQ(imported->front().runs, 2);
   EXPECT_EQ(imported->front().device, "NVIDIA H200");
   EXPECT_EQ(imported->front().scriptHash.size(), 16u);
+  // The timing protocol travels with the spec.
+  EXPECT_NE(first->find("vibegemm.timing = \"sustained-clock\""),
+            std::string::npos);
+  auto hot = target->listWinners({"s3", "", ""});
+  ASSERT_TRUE(bool(hot));
+  EXPECT_EQ(hot->front().timing, kSustainedClockTiming);
+  EXPECT_EQ(target->listWinners({"s1", "", ""})->front().timing, "");
 }
 
 TEST(TuningSpec, ReportsBadFiles) {

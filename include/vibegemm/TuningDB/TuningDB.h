@@ -35,13 +35,16 @@ struct CandidateRow {
 struct TuningRun {
   std::string signature, target, toolchain, device, model;
   bool measured = false;
+  /// How measured times were taken (`kSustainedClockTiming` since schema
+  /// 3); empty for estimates and for measurements recorded before it.
+  std::string timing;
   std::vector<CandidateRow> candidates;
   size_t winner = 0;
 };
 
 /// The winner a compile applies.
 struct StoredWinner {
-  std::string script, scriptHash, device, model;
+  std::string script, scriptHash, device, model, timing;
   std::optional<double> timeMs;
   bool measured = false;
 };
@@ -49,7 +52,7 @@ struct StoredWinner {
 /// A winner with what `vibegemm-db` shows and exports about it.
 struct WinnerInfo {
   std::string signature, target, toolchain;
-  std::string script, scriptHash, device, model;
+  std::string script, scriptHash, device, model, timing;
   std::optional<double> timeMs;
   bool measured = false;
   /// The run that produced the winner; none for rows whose run is unknown.
@@ -81,10 +84,16 @@ struct PruneStats {
   int64_t runs = 0, candidates = 0;
 };
 
+/// The timing protocol of measurements from this build: both vibegemm and
+/// cuBLAS timed after half a second of untimed runs, at the clock the GPU
+/// holds under sustained load (docs/runtime.md). Times taken before it
+/// (empty protocol) ran nearer the boost clock and are not comparable.
+inline constexpr const char *kSustainedClockTiming = "sustained-clock";
+
 class TuningDB {
 public:
   /// The schema version this build writes; older files are migrated to it.
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   /// `PRAGMA application_id` of vibegemm files ("vgem").
   static constexpr int kApplicationId = 0x7667656d;
 
@@ -106,7 +115,10 @@ public:
   ~TuningDB();
 
   /// Records a run and its candidates, and makes its winner the stored one
-  /// when it beats it (measured beats estimated; then lower time). One
+  /// when it beats it: measured beats estimated; a measurement under a
+  /// timing protocol beats one recorded without any (the stored time is
+  /// not comparable); otherwise, under the same protocol, the lower time.
+  /// A measurement without a protocol never replaces one with it. One
   /// transaction: readers see all of it or none. Retried while another
   /// writer holds the database, up to the busy timeout (10 s).
   llvm::Error record(const TuningRun &run);
