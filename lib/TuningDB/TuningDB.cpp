@@ -306,6 +306,8 @@ llvm::Error TuningDB::writeTransaction(const std::string &what,
 
 int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   *becameWinner = false;
+  // Estimates have no timing protocol, whatever the caller set.
+  std::string timing = run.measured ? run.timing : "";
   Statement insertRun;
   if (int rc = insertRun.prepare(db, "INSERT INTO runs(signature, target, "
                                      "toolchain, device, model, measured, "
@@ -318,7 +320,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   insertRun.bind(4, run.device);
   insertRun.bind(5, run.model);
   insertRun.bind(6, std::optional<int64_t>(run.measured));
-  insertRun.bindOrNull(7, run.measured ? run.timing : "");
+  insertRun.bindOrNull(7, timing);
   if (int rc = sqlite3_step(insertRun.stmt); rc != SQLITE_DONE)
     return rc;
   int64_t runId = sqlite3_last_insert_rowid(db);
@@ -385,7 +387,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   w.bind(8, run.device);
   w.bind(9, run.model);
   w.bind(10, std::optional<int64_t>(runId));
-  w.bindOrNull(11, run.measured ? run.timing : "");
+  w.bindOrNull(11, timing);
   if (int rc = sqlite3_step(w.stmt); rc != SQLITE_DONE)
     return rc;
   *becameWinner = sqlite3_changes(db) > 0;
