@@ -93,6 +93,19 @@ void mlir::vibegemm::runtime::roundToTf32InPlace(std::vector<uint8_t> &bytes) {
   }
 }
 
+namespace {
+/// Runs `body(chunk, begin, end)` over [0, count) in fixed chunks of
+/// `chunkSize` on all cores. The chunks do not depend on the thread count,
+/// so neither do results combined per chunk in chunk order.
+template <typename Body>
+void forEachChunk(size_t count, size_t chunkSize, Body body) {
+  llvm::parallelFor(0, llvm::divideCeil(count, chunkSize), [&](size_t chunk) {
+    size_t begin = chunk * chunkSize;
+    body(chunk, begin, std::min(count, begin + chunkSize));
+  });
+}
+} // namespace
+
 void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
                                           uint64_t seed,
                                           std::vector<uint8_t> &bytes,
@@ -102,11 +115,10 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
   // Fixed chunks, each with its own generator, filled on all cores: the
   // values depend on the seed alone, not on the thread count.
   constexpr size_t kChunk = size_t(1) << 16;
-  llvm::parallelFor(0, llvm::divideCeil(count, kChunk), [&](size_t chunk) {
+  forEachChunk(count, kChunk, [&](size_t chunk, size_t begin, size_t end) {
     std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
     std::uniform_real_distribution<float> magnitude(0.125f, 1.0f);
-    size_t end = std::min(count, (chunk + 1) * kChunk);
-    for (size_t i = chunk * kChunk; i < end; ++i) {
+    for (size_t i = begin; i < end; ++i) {
       uint64_t r = rng();
       float v = magnitude(rng) * ((r & 1) ? -1.0f : 1.0f) *
                 static_cast<float>(scale);
@@ -197,11 +209,9 @@ struct ChunkErrors {
 } // namespace
 
 size_t mlir::vibegemm::runtime::countNonFinite(ElementSpan values) {
-  size_t chunks = llvm::divideCeil(values.count, kCompareChunk);
-  std::vector<size_t> perChunk(chunks, 0);
-  llvm::parallelFor(0, chunks, [&](size_t chunk) {
-    size_t begin = chunk * kCompareChunk;
-    size_t end = std::min(values.count, begin + kCompareChunk);
+  std::vector<size_t> perChunk(llvm::divideCeil(values.count, kCompareChunk));
+  forEachChunk(values.count, kCompareChunk, [&](size_t chunk, size_t begin,
+                                                size_t end) {
     for (size_t i = begin; i < end; ++i)
       perChunk[chunk] += !std::isfinite(values[i]);
   });
@@ -221,13 +231,9 @@ Comparison mlir::vibegemm::runtime::compareOutputs(ElementSpan got,
     return c;
   }
   size_t chunks = llvm::divideCeil(got.count, kCompareChunk);
-  auto chunkRange = [&](size_t chunk) {
-    size_t begin = chunk * kCompareChunk;
-    return std::pair{begin, std::min(got.count, begin + kCompareChunk)};
-  };
   std::vector<double> chunkRefMax(chunks, 0);
-  llvm::parallelFor(0, chunks, [&](size_t chunk) {
-    auto [begin, end] = chunkRange(chunk);
+  forEachChunk(got.count, kCompareChunk, [&](size_t chunk, size_t begin,
+                                             size_t end) {
     double m = 0;
     for (size_t i = begin; i < end; ++i)
       m = std::max(m, std::fabs(ref[i]));
@@ -239,8 +245,8 @@ Comparison mlir::vibegemm::runtime::compareOutputs(ElementSpan got,
   // An all-zero reference compares absolutely.
   double scale = refMax > 0 ? refMax : 1.0;
   std::vector<ChunkErrors> found(chunks);
-  llvm::parallelFor(0, chunks, [&](size_t chunk) {
-    auto [begin, end] = chunkRange(chunk);
+  forEachChunk(got.count, kCompareChunk, [&](size_t chunk, size_t begin,
+                                             size_t end) {
     ChunkErrors &e = found[chunk];
     for (size_t i = begin; i < end; ++i) {
       double g = got[i], r = ref[i];
