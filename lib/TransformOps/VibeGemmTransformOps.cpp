@@ -161,6 +161,8 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
     return emitOpError("stages must be between 2 and 8");
   if (getConsumers() < 1 || getConsumers() > 3)
     return emitOpError("consumers must be 1, 2 or 3 warpgroups");
+  if (getPersistentBlocksAttr().getInt() < 0)
+    return emitOpError("persistent_blocks must not be negative");
   return verifyF32Precision(*this, getF32Precision());
 }
 
@@ -178,6 +180,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   options.stages = getStages();
   options.consumers = getConsumers();
   options.precision = f32PrecisionOf(getF32Precision());
+  options.persistentBlocks = getPersistentBlocks();
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

@@ -9,12 +9,19 @@
 // the elementwise epilogue reads rows 4 values per thread, conflict-free, and
 // stores them coalesced.
 //
+// Persistent: a fixed number of blocks loop over the tiles. Each role runs
+// its own tile loop, and the ring's slots and phases count on across
+// tiles, so the producer loads the next tile while the consumers finish
+// this one straight from their registers (a staging tile would overlay the
+// ring the producer is refilling).
+//
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/WgmmaGemm.h"
 #include "vibegemm/TransformOps/AlignOperandRows.h"
 #include "vibegemm/TransformOps/GemmTile.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,6 +32,9 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -47,6 +57,14 @@ constexpr int64_t kStagePad = 8;
 /// a quarter-warp read 128 consecutive bytes (8-value chunks had 2-way
 /// conflicts on the loads); a warp still stores whole rows' bytes.
 constexpr int64_t kStoreChunk = 4;
+/// Persistent kernels: a consumer finishes its rows in passes of at most
+/// this many columns, so its staging tile fits beside a 3-stage ring of
+/// 128x256 tiles.
+constexpr int64_t kPersistentPassColumns = 128;
+/// Named barriers: 1 joins the consumers (non-persistent staging);
+/// persistent consumer c syncs its own warpgroup on 2 + c.
+constexpr int64_t kConsumersBarrier = 1;
+constexpr int64_t kFirstConsumerBarrier = 2;
 /// Ticks before a try_wait suspends and retries (PTX's suggestion).
 constexpr int64_t kWaitTicks = 10000000;
 
@@ -144,6 +162,12 @@ public:
   scf::ForOp build();
 
 private:
+  bool persistent() const { return opt.persistentBlocks > 0; }
+  LogicalResult analysePersistent(std::string &why);
+  /// Persistent: the loop over this block's tiles, from its block id in
+  /// steps of the grid. Maps the launch's block ids and grid sizes to the
+  /// tile's in `tileValues`, and returns the tile's first ring index.
+  std::pair<scf::ForOp, Value> emitTileLoop();
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
   }
@@ -175,12 +199,19 @@ private:
   }
   /// Operands are 3-D tensor maps (a batch dimension, not split-K's).
   bool tma3d() const { return batched && !splitK; }
-  /// Sum of the subview offsets along `dim`: the tile's origin there.
+  /// Sum of the subview offsets along `dim`: the tile's origin there (as
+  /// this tile's values, in a persistent producer).
   Value origin(TmaOperand &op, unsigned dim) {
     Value sum = c(0);
     for (OpFoldResult offset : op.offsets[dim])
-      sum = add(sum, getValueOrCreateConstantIndexOp(b, loc, offset));
+      sum = add(sum, tileValues.lookupOrDefault(
+                         getValueOrCreateConstantIndexOp(b, loc, offset)));
     return sum;
+  }
+  /// Ring index of K-tile `kt`: slots and phases run on across a
+  /// persistent block's tiles from `kStart` (null: the first tile).
+  Value ringIndex(Value kStart, Value kt) {
+    return kStart ? add(kStart, kt) : kt;
   }
   SmallVector<Value> indicesFor(AffineMap map, Value row, Value col);
   /// A wgmma shared-memory matrix descriptor (128-byte swizzle) for the
@@ -188,9 +219,22 @@ private:
   Value matrixDescriptor(Value byteOffset, int64_t leadingBytes);
 
   void createDescriptors();
-  void emitProducer(Value kTiles);
-  scf::ForOp emitConsumer(Value kTiles);
+  void emitProducer(Value kTiles, Value kStart);
+  scf::ForOp emitConsumer(Value kTiles, Value kStart);
+  /// Row and column of a consumer thread's first accumulator value.
+  std::pair<Value, Value> accumulatorOrigin();
+  void stageAccumulators(scf::ForOp loop);
   void emitEpilogue();
+  /// Persistent: each consumer stages its accumulators in passes of
+  /// columns through its own staging tile and finishes them.
+  void emitConsumerEpilogue(scf::ForOp loop);
+  /// bar.sync on named barrier `id` (i32) of `count` threads.
+  void namedBarrier(Value id, int64_t count);
+  /// Finishes `count` adjacent columns of `row` from `col` (`element(e)`
+  /// gives the accumulated value) and stores them: as vectors where the
+  /// buffers allow, element by element where the tile may end among them.
+  void storeColumns(Value row, Value col, int64_t count,
+                    function_ref<Value(int64_t)> element);
   /// Epilogue for staged element `e` of a chunk: the initial value added,
   /// the chain run, the results returned per chain buffer.
   SmallVector<std::pair<Value, Value>> finish(Value row, Value col,
@@ -201,7 +245,18 @@ private:
   }
   int64_t ringBytes() const { return opt.stages * stageBytes(); }
   int64_t stagingBytes() const { return blockM * (blockN + kStagePad) * 4; }
+  /// Persistent: columns a consumer stages and finishes at a time, and
+  /// its staging tile (beside the ring, which the producer keeps filling).
+  int64_t passColumns() const {
+    return std::min<int64_t>(blockN, kPersistentPassColumns);
+  }
+  int64_t consumerStagingBytes() const {
+    return rowsPerConsumer * (passColumns() + kStagePad) * 4;
+  }
   int64_t sharedBytes() const {
+    if (persistent())
+      return ringBytes() + opt.consumers * consumerStagingBytes() +
+             kSwizzleRepeat;
     return std::max(ringBytes(), stagingBytes()) + kSwizzleRepeat;
   }
 
@@ -225,6 +280,12 @@ private:
   int64_t blockK = 64, mmaK = 16;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
   EpilogueChain chain;
+  // Persistent kernels: the launch's grid, its body (run once per tile by
+  // the consumers) and the part of it the producer clones for its origins.
+  int64_t gridX = 1, gridY = 1, gridZ = 1, tileCount = 1, blocks = 1;
+  SmallVector<Operation *> bodyOps;
+  llvm::SetVector<Operation *> producerSlice;
+  IRMapping tileValues;
   // Per-thread values, set while building.
   Value tid, warpgroup, dynamicSmem, alignedBase, smemAddress, barriers;
   Value mSize, nSize;
@@ -401,6 +462,60 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   if (failed(epilogue))
     return failure();
   chain = std::move(*epilogue);
+  if (persistent())
+    return analysePersistent(why);
+  return success();
+}
+
+LogicalResult WgmmaBuilder::analysePersistent(std::string &why) {
+  auto fail = [&](const Twine &msg) {
+    why = msg.str();
+    return failure();
+  };
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  std::optional<int64_t> x = getConstantIntValue(grid.x);
+  std::optional<int64_t> y = getConstantIntValue(grid.y);
+  std::optional<int64_t> z = getConstantIntValue(grid.z);
+  if (!x || !y || !z)
+    return fail("a persistent kernel needs a launch grid of constant size");
+  gridX = *x;
+  gridY = *y;
+  gridZ = *z;
+  tileCount = gridX * gridY * gridZ;
+  blocks = std::min(opt.persistentBlocks, tileCount);
+  // The consumers run the launch body once per tile, so it may only
+  // compute views and indices besides the GEMM, its epilogue and their
+  // block-local buffers.
+  llvm::SmallPtrSet<Operation *, 8> kernelOps(chain.ops.begin(),
+                                              chain.ops.end());
+  kernelOps.insert(gemm);
+  if (chain.init)
+    kernelOps.insert(chain.init);
+  Block &body = launch.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    bodyOps.push_back(&op);
+    auto dealloc = dyn_cast<memref::DeallocOp>(op);
+    if (kernelOps.contains(&op) || isMemoryEffectFree(&op) ||
+        (op.getNumResults() == 1 && isBlockLocalAllocation(op.getResult(0))) ||
+        (dealloc && isBlockLocalAllocation(dealloc.getMemref())))
+      continue;
+    return fail(llvm::formatv("a persistent kernel runs the launch body once "
+                              "per tile, and '{0}' in it has side effects",
+                              op.getName()));
+  }
+  // The producer clones what its tile origins are computed from.
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitBlockArguments = true;
+  options.filter = [&](Operation *op) { return op->getBlock() == &body; };
+  for (TmaOperand *op : {&lhs, &rhs})
+    for (ArrayRef<OpFoldResult> offsets : op->offsets)
+      for (OpFoldResult offset : offsets)
+        if (auto value = dyn_cast<Value>(offset))
+          if (Operation *def = value.getDefiningOp();
+              def && def->getBlock() == &body &&
+              failed(getBackwardSlice(def, &producerSlice, options)))
+            return fail("cannot trace the operands' tile origins");
   return success();
 }
 
@@ -436,7 +551,7 @@ void WgmmaBuilder::createDescriptors() {
   }
 }
 
-void WgmmaBuilder::emitProducer(Value kTiles) {
+void WgmmaBuilder::emitProducer(Value kTiles, Value kStart) {
   Value leader =
       cmp(arith::CmpIPredicate::eq, tid, c(kWarpgroup * opt.consumers));
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
@@ -463,14 +578,15 @@ void WgmmaBuilder::emitProducer(Value kTiles) {
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1));
   b.setInsertionPointToStart(loop.getBody());
   Value kt = loop.getInductionVar();
-  Value slot = rem(kt, opt.stages);
+  Value ring = ringIndex(kStart, kt);
+  Value slot = rem(ring, opt.stages);
   // From the second round on, wait until the consumers freed the slot.
-  Value reuse = cmp(arith::CmpIPredicate::uge, kt, c(opt.stages));
+  Value reuse = cmp(arith::CmpIPredicate::uge, ring, c(opt.stages));
   auto ifReuse = scf::IfOp::create(b, loc, reuse, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
-    Value round = arith::SubIOp::create(b, loc, div(kt, opt.stages), c(1));
+    Value round = arith::SubIOp::create(b, loc, div(ring, opt.stages), c(1));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers, parity(round),
                                            c(kWaitTicks),
                                            add(slot, c(opt.stages)));
@@ -527,7 +643,7 @@ Value WgmmaBuilder::matrixDescriptor(Value byteOffset, int64_t leadingBytes) {
       arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(fixed), 64));
 }
 
-scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
+scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
   MLIRContext *ctx = b.getContext();
   Value consumer = warpgroup;
   Type f32 = b.getF32Type();
@@ -553,9 +669,10 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value kt = loop.getInductionVar();
-    Value slot = rem(kt, opt.stages);
+    Value ring = ringIndex(kStart, kt);
+    Value slot = rem(ring, opt.stages);
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers,
-                                           parity(div(kt, opt.stages)),
+                                           parity(div(ring, opt.stages)),
                                            c(kWaitTicks), slot);
     Value slotBase = mul(slot, c(stageBytes()));
     Value aBase = add(slotBase, mul(consumer, c(rowsPerConsumer * blockK *
@@ -601,7 +718,8 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
     {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-      Value previous = rem(arith::SubIOp::create(b, loc, kt, c(1)), opt.stages);
+      Value previous =
+          rem(arith::SubIOp::create(b, loc, ring, c(1)), opt.stages);
       nvgpu::MBarrierArriveOp::create(b, loc, barriers,
                                       add(previous, c(opt.stages)));
     }
@@ -609,20 +727,37 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
   }
   loop->setAttr("k_loop", b.getUnitAttr());
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  if (kStart) {
+    // The producer refills the tile's last slot with the next tile's.
+    auto ifRelease = scf::IfOp::create(b, loc, signals, /*withElse=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+    Value last = rem(add(kStart, c(kTileCount - 1)), opt.stages);
+    nvgpu::MBarrierArriveOp::create(b, loc, barriers, add(last, c(opt.stages)));
+  }
+  return loop;
+}
+
+std::pair<Value, Value> WgmmaBuilder::accumulatorOrigin() {
+  // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows
+  // 16w + lane / 4 (+ 8), values 4j..4j+3 columns 8j + 2 (lane % 4) (+ 1).
+  Value lane = rem(tid, 32);
+  Value rowBase = add(mul(warpgroup, c(rowsPerConsumer)),
+                      add(mul(rem(div(tid, 32), 4), c(16)), div(lane, 4)));
+  Value colBase = mul(rem(lane, 4), c(2));
+  return {rowBase, colBase};
+}
+
+void WgmmaBuilder::stageAccumulators(scf::ForOp loop) {
+  Type f32 = b.getF32Type();
+  int64_t groups = rowsPerConsumer / 64;
   // Other consumers may still read the last slots, which the staging tile
   // overlays.
   if (opt.consumers > 1)
-    NVVM::BarrierOp::create(
-        b, loc, Type(), arith::ConstantIntOp::create(b, loc, 1, 32),
-        arith::ConstantIntOp::create(b, loc, kWarpgroup * opt.consumers, 32),
-        NVVM::BarrierReductionAttr(), Value());
-  // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows
-  // 16w + lane / 4 (+ 8), values 4j..4j+3 columns 8j + 2 (lane % 4) (+ 1).
+    namedBarrier(arith::ConstantIntOp::create(b, loc, kConsumersBarrier, 32),
+                 kWarpgroup * opt.consumers);
   Value staging = sharedView(c(0), {blockM, blockN + kStagePad}, f32);
-  Value lane = rem(tid, 32);
-  Value rowBase = add(mul(consumer, c(rowsPerConsumer)),
-                      add(mul(rem(div(tid, 32), 4), c(16)), div(lane, 4)));
-  Value colBase = mul(rem(lane, 4), c(2));
+  auto [rowBase, colBase] = accumulatorOrigin();
   auto pairType = VectorType::get({2}, f32);
   for (int64_t g = 0; g < groups; ++g)
     for (int64_t j = 0; j < blockN / 8; ++j)
@@ -640,7 +775,69 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles) {
                        add(colBase, c(8 * j))},
             /*nontemporal=*/false, llvm::Align(8));
       }
-  return loop;
+}
+
+void WgmmaBuilder::namedBarrier(Value id, int64_t count) {
+  NVVM::BarrierOp::create(b, loc, Type(), id,
+                          arith::ConstantIntOp::create(b, loc, count, 32),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+void WgmmaBuilder::emitConsumerEpilogue(scf::ForOp loop) {
+  Type f32 = b.getF32Type();
+  int64_t columns = passColumns();
+  int64_t pitch = columns + kStagePad;
+  Value staging = sharedView(
+      add(c(ringBytes()), mul(warpgroup, c(consumerStagingBytes()))),
+      {rowsPerConsumer, pitch}, f32);
+  Value lane = rem(tid, 32);
+  Value localThread = rem(tid, kWarpgroup);
+  // Rows relative to this consumer's first (see accumulatorOrigin).
+  Value rowBase = add(mul(div(localThread, 32), c(16)), div(lane, 4));
+  Value colBase = mul(rem(lane, 4), c(2));
+  Value firstRow = mul(warpgroup, c(rowsPerConsumer));
+  Value barrierId = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), add(warpgroup, c(kFirstConsumerBarrier)));
+  auto consumerBarrier = [&]() { namedBarrier(barrierId, kWarpgroup); };
+  auto pairType = VectorType::get({2}, f32);
+  int64_t chunksPerRow = columns / kStoreChunk;
+  for (int64_t pass = 0; pass < blockN / columns; ++pass) {
+    // The last pass's (or tile's) reads of the staging tile are done.
+    consumerBarrier();
+    for (int64_t g = 0; g < rowsPerConsumer / 64; ++g)
+      for (int64_t j = pass * columns / 8; j < (pass + 1) * columns / 8; ++j)
+        for (int64_t half = 0; half < 2; ++half) {
+          int64_t index = 4 * j + 2 * half;
+          Value first = LLVM::ExtractValueOp::create(b, loc,
+                                                     loop.getResult(g), index);
+          Value second = LLVM::ExtractValueOp::create(
+              b, loc, loop.getResult(g), index + 1);
+          Value pair = vector::FromElementsOp::create(
+              b, loc, pairType, ValueRange{first, second});
+          vector::StoreOp::create(
+              b, loc, pair, staging,
+              ValueRange{add(rowBase, c(g * 64 + half * 8)),
+                         add(colBase, c(8 * j - pass * columns))},
+              /*nontemporal=*/false, llvm::Align(8));
+        }
+    consumerBarrier();
+    auto chunks = scf::ForOp::create(b, loc, localThread,
+                                     c(rowsPerConsumer * chunksPerRow),
+                                     c(kWarpgroup));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(chunks.getBody());
+    Value i = chunks.getInductionVar();
+    Value localRow = div(i, chunksPerRow);
+    Value localCol = mul(rem(i, chunksPerRow), c(kStoreChunk));
+    Value chunk = vector::LoadOp::create(
+        b, loc, VectorType::get({kStoreChunk}, f32), staging,
+        ValueRange{localRow, localCol});
+    storeColumns(add(firstRow, localRow), add(localCol, c(pass * columns)),
+                 kStoreChunk, [&](int64_t e) {
+                   return vector::ExtractOp::create(b, loc, chunk, e)
+                       .getResult();
+                 });
+  }
 }
 
 SmallVector<std::pair<Value, Value>>
@@ -661,8 +858,6 @@ WgmmaBuilder::finish(Value row, Value col, Value staged) {
 }
 
 void WgmmaBuilder::emitEpilogue() {
-  AffineMap accMap = gemm.getIndexingMapsArray()[2];
-  unsigned nPos = *resultPosition(accMap, nDim);
   Value staging =
       sharedView(c(0), {blockM, blockN + kStagePad}, b.getF32Type());
   int64_t chunksPerRow = blockN / kStoreChunk;
@@ -676,14 +871,20 @@ void WgmmaBuilder::emitEpilogue() {
   Value chunk = vector::LoadOp::create(
       b, loc, VectorType::get({kStoreChunk}, b.getF32Type()), staging,
       ValueRange{row, col});
-  auto element = [&](int64_t e) {
+  storeColumns(row, col, kStoreChunk, [&](int64_t e) {
     return vector::ExtractOp::create(b, loc, chunk, e).getResult();
-  };
+  });
+}
 
-  // Whole chunk inside the problem: one vector store per buffer.
-  auto storeChunk = [&]() {
+void WgmmaBuilder::storeColumns(Value row, Value col, int64_t count,
+                                function_ref<Value(int64_t)> element) {
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  unsigned nPos = *resultPosition(accMap, nDim);
+  OpBuilder::InsertionGuard guard(b);
+  // All columns inside the problem: one vector store per buffer.
+  auto storeAll = [&]() {
     SmallVector<SmallVector<std::pair<Value, Value>>> results;
-    for (int64_t e = 0; e < kStoreChunk; ++e)
+    for (int64_t e = 0; e < count; ++e)
       results.push_back(finish(row, add(col, c(e)), element(e)));
     for (size_t pos = 0; pos < results.front().size(); ++pos) {
       Value buffer = results.front()[pos].first;
@@ -692,11 +893,11 @@ void WgmmaBuilder::emitEpilogue() {
       SmallVector<Value> values;
       for (auto &r : results)
         values.push_back(r[pos].second);
-      if (canStoreVectors(buffer, nPos, kStoreChunk)) {
+      if (canStoreVectors(buffer, nPos, count)) {
         Type type = values.front().getType();
         Value vec = vector::FromElementsOp::create(
-            b, loc, VectorType::get({kStoreChunk}, type), values);
-        int64_t bytes = kStoreChunk * type.getIntOrFloatBitWidth() / 8;
+            b, loc, VectorType::get({count}, type), values);
+        int64_t bytes = count * type.getIntOrFloatBitWidth() / 8;
         vector::StoreOp::create(b, loc, vec, buffer,
                                 indicesFor(accMap, row, col),
                                 /*nontemporal=*/false,
@@ -711,19 +912,19 @@ void WgmmaBuilder::emitEpilogue() {
   std::optional<int64_t> m = getConstantIntValue(mSize);
   std::optional<int64_t> n = getConstantIntValue(nSize);
   if (m && *m == blockM && n && *n == blockN) {
-    storeChunk();
+    storeAll();
     return;
   }
-  // At a ragged edge: chunks wholly inside still go out as vectors, the
+  // At a ragged edge: columns wholly inside still go out as vectors, the
   // rest element by element.
   Value rowIn = cmp(arith::CmpIPredicate::ult, row, mSize);
   Value whole = both(rowIn, cmp(arith::CmpIPredicate::ule,
-                                add(col, c(kStoreChunk)), nSize));
+                                add(col, c(count)), nSize));
   auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
   b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
-  storeChunk();
+  storeAll();
   b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
-  for (int64_t e = 0; e < kStoreChunk; ++e) {
+  for (int64_t e = 0; e < count; ++e) {
     Value colE = add(col, c(e));
     Value in = both(rowIn, cmp(arith::CmpIPredicate::ult, colE, nSize));
     auto ifIn = scf::IfOp::create(b, loc, in, /*withElse=*/false);
@@ -743,12 +944,29 @@ scf::ForOp WgmmaBuilder::build() {
 
   shapeLaunch(b, launch, threads, sharedBytes());
 
-  b.setInsertionPoint(gemm);
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  auto tileExtents = [&]() {
+    mSize = extent(chain.accumulator, *resultPosition(accMap, mDim));
+    nSize = extent(chain.accumulator, *resultPosition(accMap, nDim));
+  };
+  if (persistent()) {
+    // One block per SM (or per tile); the set-up below runs once, before
+    // the tile loops.
+    b.setInsertionPoint(launch);
+    Value grid = c(blocks), one = c(1);
+    b.modifyOpInPlace(launch, [&] {
+      launch.getGridSizeXMutable().assign(grid);
+      launch.getGridSizeYMutable().assign(one);
+      launch.getGridSizeZMutable().assign(one);
+    });
+    b.setInsertionPointToStart(&launch.getBody().front());
+  } else {
+    b.setInsertionPoint(gemm);
+  }
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = div(tid, kWarpgroup);
-  AffineMap accMap = gemm.getIndexingMapsArray()[2];
-  mSize = extent(chain.accumulator, *resultPosition(accMap, mDim));
-  nSize = extent(chain.accumulator, *resultPosition(accMap, nDim));
+  if (!persistent())
+    tileExtents();
   dynamicSmem = gpu::DynamicSharedMemoryOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
@@ -805,21 +1023,92 @@ scf::ForOp WgmmaBuilder::build() {
           b, loc, b.getI32IntegerAttr(40),
           NVVM::SetMaxRegisterActionAttr::get(
               ctx, NVVM::SetMaxRegisterAction::decrease));
-    emitProducer(kTiles);
+    if (persistent()) {
+      // The producer recomputes each tile's origins from a copy of what
+      // the launch body derives them from.
+      auto [tiles, kStart] = emitTileLoop();
+      for (Operation *op : bodyOps)
+        if (producerSlice.contains(op) &&
+            !isa<gpu::BlockIdOp, gpu::GridDimOp>(op))
+          b.clone(*op, tileValues);
+      emitProducer(kTiles, kStart);
+      tileValues.clear();
+    } else {
+      emitProducer(kTiles, Value());
+    }
     b.setInsertionPointToStart(&roles.getElseRegion().front());
     if (opt.consumers > 1)
       NVVM::SetMaxRegisterOp::create(
           b, loc, b.getI32IntegerAttr(232),
           NVVM::SetMaxRegisterActionAttr::get(
               ctx, NVVM::SetMaxRegisterAction::increase));
-    loop = emitConsumer(kTiles);
+    if (!persistent()) {
+      loop = emitConsumer(kTiles, Value());
+      stageAccumulators(loop);
+    } else {
+      // The consumers run the launch body itself once per tile.
+      auto [tiles, kStart] = emitTileLoop();
+      Operation *end = tiles.getBody()->getTerminator();
+      for (Operation *op : bodyOps) {
+        op->walk([&](Operation *nested) {
+          for (OpOperand &operand : nested->getOpOperands())
+            if (Value value = tileValues.lookupOrNull(operand.get()))
+              b.modifyOpInPlace(nested, [&] { operand.set(value); });
+        });
+        b.moveOpBefore(op, end);
+      }
+      tileValues.clear();
+      b.setInsertionPoint(gemm);
+      tileExtents();
+      loop = emitConsumer(kTiles, kStart);
+      setEpilogueInsertionPoint(b, chain);
+      emitConsumerEpilogue(loop);
+    }
   }
-  gpu::BarrierOp::create(b, loc);
-  setEpilogueInsertionPoint(b, chain);
-  emitEpilogue();
+  if (!persistent()) {
+    gpu::BarrierOp::create(b, loc);
+    setEpilogueInsertionPoint(b, chain);
+    emitEpilogue();
+  }
   markF32Precision(b, gemm, opt.precision);
   eraseGemmAndEpilogue(b, gemm, chain);
   return loop;
+}
+
+std::pair<scf::ForOp, Value> WgmmaBuilder::emitTileLoop() {
+  gpu::KernelDim3 ids = launch.getBlockIds();
+  auto loop = scf::ForOp::create(b, loc, ids.x, c(tileCount), c(blocks));
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value kStart = mul(div(arith::SubIOp::create(b, loc, t, ids.x), blocks),
+                     c(kTileCount));
+  Value plane = c(gridX * gridY);
+  Value z = arith::DivUIOp::create(b, loc, t, plane);
+  Value r = arith::RemUIOp::create(b, loc, t, plane);
+  Value x = rem(r, gridX);
+  Value y = div(r, gridX);
+  tileValues.clear();
+  tileValues.map(ids.x, x);
+  tileValues.map(ids.y, y);
+  tileValues.map(ids.z, z);
+  gpu::KernelDim3 sizes = launch.getGridSize();
+  Value gridSizes[] = {c(gridX), c(gridY), c(gridZ)};
+  tileValues.map(sizes.x, gridSizes[0]);
+  tileValues.map(sizes.y, gridSizes[1]);
+  tileValues.map(sizes.z, gridSizes[2]);
+  // Block mapping leaves `gpu.block_id` ops in the body rather than uses
+  // of the launch's arguments.
+  Value tileIds[] = {x, y, z};
+  for (Operation *op : bodyOps)
+    op->walk([&](Operation *nested) {
+      if (auto id = dyn_cast<gpu::BlockIdOp>(nested))
+        tileValues.map(id.getResult(),
+                       tileIds[static_cast<unsigned>(id.getDimension())]);
+      else if (auto dim = dyn_cast<gpu::GridDimOp>(nested))
+        tileValues.map(dim.getResult(),
+                       gridSizes[static_cast<unsigned>(dim.getDimension())]);
+    });
+  return {loop, kStart};
 }
 
 } // namespace

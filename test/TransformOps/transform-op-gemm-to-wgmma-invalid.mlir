@@ -488,3 +488,89 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{persistent_blocks must not be negative}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = -1} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A persistent kernel needs to know the tile count: a grid of run-time size
+// is refused.
+func.func @persistent_dynamic_grid(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>, %blocks: index) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %blocks, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{a persistent kernel needs a launch grid of constant size}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The consumers would run the body's other stores once per tile, and the
+// producer's threads never: refused.
+func.func @persistent_side_effect(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>, %flag: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %one, %flag[%c0] : memref<1xf32>
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{a persistent kernel runs the launch body once per tile, and 'memref.store' in it has side effects}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The consumers' staging tiles sit beside the ring: four stages of 128x256
+// no longer fit.
+func.func @persistent_ring_too_deep(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>, %c: memref<128x256xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x256xbf16>) outs(%c : memref<128x256xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the 4-stage ring needs 267264 bytes of shared memory (at most 232448)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {consumers = 2, stages = 4, persistent_blocks = 132} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

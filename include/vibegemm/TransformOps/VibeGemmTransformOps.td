@@ -225,6 +225,21 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     marks the enclosing function with `vibegemm.f32_precision` for the
     launch plan. (`"3xtf32"` is refused: it runs on `gemm_to_mma_sync`.)
 
+    Persistent kernel (`persistent_blocks = P`, 0 by default): the launch
+    gets `min(P, tiles)` blocks (P is usually the SM count) and each role
+    loops over the tiles `block id, block id + P, ...` in the launch's
+    order (`transform.vibegemm.group_blocks` applies as before). The
+    producer clones the index computations its tile origins come from; the
+    consumers run the launch body once per tile, so it may only compute
+    views and indices besides the GEMM and its epilogue. Ring slots and
+    mbarrier phases count on across tiles, so the producer loads the next
+    tile while the consumers finish this one. Each consumer has its own
+    staging tile beside the ring (not overlaying it) and finishes its rows
+    in two halves of columns; the shared memory is the ring plus the
+    consumers' staging. The launch grid must be constant. The built-in
+    scheduler does not choose it until it is timed on the GPU
+    (docs/benchmarks/h200-2026-12-04-dense-gap).
+
     #### Return modes
 
     Consumes the `target` handle and produces a handle to the consumers' K
@@ -242,7 +257,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
   let arguments = (ins TransformHandleTypeInterface:$target,
                    DefaultValuedAttr<I64Attr, "4">:$stages,
                    DefaultValuedAttr<I64Attr, "1">:$consumers,
-                   OptionalAttr<StrAttr>:$f32_precision);
+                   OptionalAttr<StrAttr>:$f32_precision,
+                   DefaultValuedAttr<I64Attr, "0">:$persistent_blocks);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{

@@ -26,6 +26,9 @@ struct WgmmaOptions {
   /// Tf32 for f32 operands (read as TF32 by the tensor cores); None for
   /// f16/bf16.
   F32Precision precision = F32Precision::None;
+  /// Persistent kernel: this many blocks (at most one per tile) loop over
+  /// the tiles; 0 launches one block per tile.
+  int64_t persistentBlocks = 0;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,
