@@ -130,6 +130,11 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
       p.m < 64 || p.n < 64)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
+  // A persistent kernel (persistent_blocks = SM count, 3 stages) is the
+  // candidate for the 128x256 tile: ncu at a locked clock, 4096^2 x K,
+  // cycles = 33.7K + 67.6 K one block per tile against cuBLAS's persistent
+  // 16.0K + 65.6 K (docs/benchmarks/h200-2026-12-04-dense-gap). It stays
+  // off until measured (tools/gpu/persistent-check.sh).
   TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
                                               : wgmmaTiling(128, 128, 1, 6);
   // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
@@ -1071,8 +1076,14 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
   if (t.wgmma)
     os << llvm::formatv(
               "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
-              "{{stages = {0}, consumers = {1}{2}} : {3}\n",
-              t.stages, t.consumers, f32PrecisionAttr(t), anyOp);
+              "{{stages = {0}, consumers = {1}{2}{3}} : {4}\n",
+              t.stages, t.consumers, f32PrecisionAttr(t),
+              t.persistentBlocks
+                  ? llvm::formatv(", persistent_blocks = {0}",
+                                  t.persistentBlocks)
+                        .str()
+                  : std::string(),
+              anyOp);
   else if (t.ffma)
     os << llvm::formatv(
         "  %k_loop = transform.vibegemm.gemm_to_ffma %gemm_mapped "
@@ -1112,14 +1123,20 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
     os << llvm::formatv(
         "  // Hopper schedule: {0}x{1} block tiles, a TMA producer warpgroup "
         "and {2} wgmma\n  // consumer warpgroup(s), K steps of {5} through a "
-        "{3}-stage mbarrier ring{4}.\n",
+        "{3}-stage mbarrier ring{4}{6}.\n",
         t.blockM, t.blockN, t.consumers, t.stages,
         t.alignOperands.empty() ? ""
                                 : ",\n  // operands with misaligned rows "
                                   "copied into padded buffers first",
         t.f32Precision.empty() ? std::string("64")
                                : "32 (f32 operands as " + t.f32Precision +
-                                     ", which the user allowed)");
+                                     ", which the user allowed)",
+        t.persistentBlocks
+            ? llvm::formatv(",\n  // persistent: {0} blocks loop over the "
+                            "tiles",
+                            t.persistentBlocks)
+                  .str()
+            : std::string());
   else if (t.ffma)
     os << llvm::formatv(
         "  // CUDA-core f32 schedule (no TF32): {0}x{1} block tiles, {2}x{3} "

@@ -30,6 +30,9 @@ struct TensorCoreTiling {
   /// fields are unused.
   bool wgmma = false;
   int64_t consumers = 1;
+  /// wgmma only: a persistent kernel of this many blocks looping over the
+  /// tiles (0: one block per tile).
+  int64_t persistentBlocks = 0;
   /// Inputs (0: A, 1: B) whose rows are not a multiple of 16 bytes, first
   /// copied into zero-padded buffers (`transform.vibegemm.align_operand_rows`)
   /// so TMA, or the FFMA path's 16-byte copies, can read them.
