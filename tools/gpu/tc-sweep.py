@@ -20,7 +20,7 @@ configuration is, by the built-in schedule's kernel op:
 
 - gemm_to_mma_sync: bm,bn,wm,wn,block_k,stages[,split_factor]
 - gemm_to_ffma: bm,bn,thread_m,thread_n,block_k,stages[,split_factor]
-- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group]]
+- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group[,persistent_blocks]]]
 
 (a split factor only replaces one the built-in schedule already has, and 0
 leaves it; a group above 1 adds ``transform.vibegemm.group_blocks`` with
@@ -113,8 +113,10 @@ def variant(seq, cfg):
             seq = re.sub(r"( *)(%\w+) = transform\.gpu\.map_forall_to_blocks [^\n]*\n",
                          lambda m: m.group(0) + f"{m.group(1)}transform.vibegemm.group_blocks "
                          f"{m.group(2)} {{group = {cfg[5]}}} : !transform.any_op\n", seq, count=1)
+        persistent = (f", persistent_blocks = {cfg[6]} : i64"
+                      if len(cfg) > 6 and cfg[6] else "")
         return re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
-                      rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64}}\3", seq)
+                      rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64{persistent}}}\3", seq)
     wm, wn, bk, st = cfg[2:6]
     if len(cfg) > 6:
         seq = re.sub(r"split_factor = \d+", f"split_factor = {cfg[6]}", seq)
