@@ -764,6 +764,24 @@ private:
     return std::move(candidate);
   }
 
+  /// The protocol a run's times were taken under, from what vibegemm-run
+  /// reported: sustained-clock when every timed candidate says its timed
+  /// runs followed sustained ones, else none (times from before it).
+  static std::string timingProtocol(const json::Array &candidates) {
+    bool timed = false;
+    for (const json::Value &v : candidates) {
+      const json::Object *c = v.getAsObject();
+      if (!c || !c->getNumber("time_ms"))
+        continue;
+      timed = true;
+      const json::Object *m = c->getObject("measurement");
+      const json::Object *t = m ? m->getObject("timing") : nullptr;
+      if (!t || !t->getString("sustained"))
+        return "";
+    }
+    return timed ? kSustainedClockTiming : "";
+  }
+
   TuningRun toTuningRun(const DispatchRecord &r) const {
     TuningRun run;
     run.signature = r.signature;
@@ -772,7 +790,7 @@ private:
     run.device = measurement.device;
     run.model = client ? client->model() : "";
     run.measured = measurement.enabled;
-    run.timing = measurement.enabled ? kSustainedClockTiming : "";
+    run.timing = timingProtocol(r.candidates);
     run.winner = r.winner;
     for (auto [i, v] : llvm::enumerate(r.candidates)) {
       const json::Object &c = *v.getAsObject();
