@@ -228,6 +228,17 @@ private:
   /// Persistent: each consumer stages its accumulators in passes of
   /// columns through its own staging tile and finishes them.
   void emitConsumerEpilogue(scf::ForOp loop);
+  /// Stores accumulator columns [firstColumn, firstColumn + columns) of a
+  /// consumer thread's pairs to `staging` (its column 0 is firstColumn),
+  /// rows from `rowBase`.
+  void stagePairs(scf::ForOp loop, Value staging, Value rowBase,
+                  Value colBase, int64_t firstColumn, int64_t columns);
+  /// Threads firstThread, + threadCount, ... finish `rows` x `columns` of
+  /// `staging` in 4-column chunks: staged (r, c) is output (rowOrigin + r,
+  /// colOrigin + c) (a null rowOrigin: 0).
+  void finishStaged(Value staging, int64_t rows, int64_t columns,
+                    Value firstThread, int64_t threadCount, Value rowOrigin,
+                    int64_t colOrigin);
   /// bar.sync on named barrier `id` (i32) of `count` threads.
   void namedBarrier(Value id, int64_t count);
   /// Finishes `count` adjacent columns of `row` from `col` (`element(e)`
@@ -750,7 +761,6 @@ std::pair<Value, Value> WgmmaBuilder::accumulatorOrigin() {
 
 void WgmmaBuilder::stageAccumulators(scf::ForOp loop) {
   Type f32 = b.getF32Type();
-  int64_t groups = rowsPerConsumer / 64;
   // Other consumers may still read the last slots, which the staging tile
   // overlays.
   if (opt.consumers > 1)
@@ -758,9 +768,15 @@ void WgmmaBuilder::stageAccumulators(scf::ForOp loop) {
                  kWarpgroup * opt.consumers);
   Value staging = sharedView(c(0), {blockM, blockN + kStagePad}, f32);
   auto [rowBase, colBase] = accumulatorOrigin();
-  auto pairType = VectorType::get({2}, f32);
-  for (int64_t g = 0; g < groups; ++g)
-    for (int64_t j = 0; j < blockN / 8; ++j)
+  stagePairs(loop, staging, rowBase, colBase, 0, blockN);
+}
+
+void WgmmaBuilder::stagePairs(scf::ForOp loop, Value staging, Value rowBase,
+                              Value colBase, int64_t firstColumn,
+                              int64_t columns) {
+  auto pairType = VectorType::get({2}, b.getF32Type());
+  for (int64_t g = 0; g < rowsPerConsumer / 64; ++g)
+    for (int64_t j = firstColumn / 8; j < (firstColumn + columns) / 8; ++j)
       for (int64_t half = 0; half < 2; ++half) {
         int64_t index = 4 * j + 2 * half;
         Value first = LLVM::ExtractValueOp::create(b, loc, loop.getResult(g),
@@ -772,9 +788,32 @@ void WgmmaBuilder::stageAccumulators(scf::ForOp loop) {
         vector::StoreOp::create(
             b, loc, pair, staging,
             ValueRange{add(rowBase, c(g * 64 + half * 8)),
-                       add(colBase, c(8 * j))},
+                       add(colBase, c(8 * j - firstColumn))},
             /*nontemporal=*/false, llvm::Align(8));
       }
+}
+
+void WgmmaBuilder::finishStaged(Value staging, int64_t rows, int64_t columns,
+                                Value firstThread, int64_t threadCount,
+                                Value rowOrigin, int64_t colOrigin) {
+  int64_t chunksPerRow = columns / kStoreChunk;
+  auto loop = scf::ForOp::create(b, loc, firstThread,
+                                 c(rows * chunksPerRow), c(threadCount));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value row = div(i, chunksPerRow);
+  Value col = mul(rem(i, chunksPerRow), c(kStoreChunk));
+  Value chunk = vector::LoadOp::create(
+      b, loc, VectorType::get({kStoreChunk}, b.getF32Type()), staging,
+      ValueRange{row, col});
+  if (rowOrigin)
+    row = add(rowOrigin, row);
+  if (colOrigin)
+    col = add(col, c(colOrigin));
+  storeColumns(row, col, kStoreChunk, [&](int64_t e) {
+    return vector::ExtractOp::create(b, loc, chunk, e).getResult();
+  });
 }
 
 void WgmmaBuilder::namedBarrier(Value id, int64_t count) {
@@ -799,44 +838,13 @@ void WgmmaBuilder::emitConsumerEpilogue(scf::ForOp loop) {
   Value barrierId = arith::IndexCastOp::create(
       b, loc, b.getI32Type(), add(warpgroup, c(kFirstConsumerBarrier)));
   auto consumerBarrier = [&]() { namedBarrier(barrierId, kWarpgroup); };
-  auto pairType = VectorType::get({2}, f32);
-  int64_t chunksPerRow = columns / kStoreChunk;
   for (int64_t pass = 0; pass < blockN / columns; ++pass) {
     // The last pass's (or tile's) reads of the staging tile are done.
     consumerBarrier();
-    for (int64_t g = 0; g < rowsPerConsumer / 64; ++g)
-      for (int64_t j = pass * columns / 8; j < (pass + 1) * columns / 8; ++j)
-        for (int64_t half = 0; half < 2; ++half) {
-          int64_t index = 4 * j + 2 * half;
-          Value first = LLVM::ExtractValueOp::create(b, loc,
-                                                     loop.getResult(g), index);
-          Value second = LLVM::ExtractValueOp::create(
-              b, loc, loop.getResult(g), index + 1);
-          Value pair = vector::FromElementsOp::create(
-              b, loc, pairType, ValueRange{first, second});
-          vector::StoreOp::create(
-              b, loc, pair, staging,
-              ValueRange{add(rowBase, c(g * 64 + half * 8)),
-                         add(colBase, c(8 * j - pass * columns))},
-              /*nontemporal=*/false, llvm::Align(8));
-        }
+    stagePairs(loop, staging, rowBase, colBase, pass * columns, columns);
     consumerBarrier();
-    auto chunks = scf::ForOp::create(b, loc, localThread,
-                                     c(rowsPerConsumer * chunksPerRow),
-                                     c(kWarpgroup));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(chunks.getBody());
-    Value i = chunks.getInductionVar();
-    Value localRow = div(i, chunksPerRow);
-    Value localCol = mul(rem(i, chunksPerRow), c(kStoreChunk));
-    Value chunk = vector::LoadOp::create(
-        b, loc, VectorType::get({kStoreChunk}, f32), staging,
-        ValueRange{localRow, localCol});
-    storeColumns(add(firstRow, localRow), add(localCol, c(pass * columns)),
-                 kStoreChunk, [&](int64_t e) {
-                   return vector::ExtractOp::create(b, loc, chunk, e)
-                       .getResult();
-                 });
+    finishStaged(staging, rowsPerConsumer, columns, localThread, kWarpgroup,
+                 firstRow, pass * columns);
   }
 }
 
@@ -860,20 +868,7 @@ WgmmaBuilder::finish(Value row, Value col, Value staged) {
 void WgmmaBuilder::emitEpilogue() {
   Value staging =
       sharedView(c(0), {blockM, blockN + kStagePad}, b.getF32Type());
-  int64_t chunksPerRow = blockN / kStoreChunk;
-  auto loop = scf::ForOp::create(b, loc, tid, c(blockM * chunksPerRow),
-                                 c(threads));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value i = loop.getInductionVar();
-  Value row = div(i, chunksPerRow);
-  Value col = mul(rem(i, chunksPerRow), c(kStoreChunk));
-  Value chunk = vector::LoadOp::create(
-      b, loc, VectorType::get({kStoreChunk}, b.getF32Type()), staging,
-      ValueRange{row, col});
-  storeColumns(row, col, kStoreChunk, [&](int64_t e) {
-    return vector::ExtractOp::create(b, loc, chunk, e).getResult();
-  });
+  finishStaged(staging, blockM, blockN, tid, threads, Value(), 0);
 }
 
 void WgmmaBuilder::storeColumns(Value row, Value col, int64_t count,
