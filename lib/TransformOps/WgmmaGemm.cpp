@@ -12,8 +12,8 @@
 // Persistent: a fixed number of blocks loop over the tiles. Each role runs
 // its own tile loop, and the ring's slots and phases count on across
 // tiles, so the producer loads the next tile while the consumers finish
-// this one straight from their registers (a staging tile would overlay the
-// ring the producer is refilling).
+// this one, each through its own staging tile past the ring (the shared
+// one above would overlay the ring the producer is refilling).
 //
 //===----------------------------------------------------------------------===//
 
@@ -221,7 +221,8 @@ private:
   void createDescriptors();
   void emitProducer(Value kTiles, Value kStart);
   scf::ForOp emitConsumer(Value kTiles, Value kStart);
-  /// Row and column of a consumer thread's first accumulator value.
+  /// Row (within its consumer's rows) and column of a consumer thread's
+  /// first accumulator value.
   std::pair<Value, Value> accumulatorOrigin();
   void stageAccumulators(scf::ForOp loop);
   void emitEpilogue();
@@ -753,10 +754,9 @@ std::pair<Value, Value> WgmmaBuilder::accumulatorOrigin() {
   // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows
   // 16w + lane / 4 (+ 8), values 4j..4j+3 columns 8j + 2 (lane % 4) (+ 1).
   Value lane = rem(tid, 32);
-  Value rowBase = add(mul(warpgroup, c(rowsPerConsumer)),
-                      add(mul(rem(div(tid, 32), 4), c(16)), div(lane, 4)));
+  Value row = add(mul(rem(div(tid, 32), 4), c(16)), div(lane, 4));
   Value colBase = mul(rem(lane, 4), c(2));
-  return {rowBase, colBase};
+  return {row, colBase};
 }
 
 void WgmmaBuilder::stageAccumulators(scf::ForOp loop) {
@@ -767,7 +767,8 @@ void WgmmaBuilder::stageAccumulators(scf::ForOp loop) {
     namedBarrier(arith::ConstantIntOp::create(b, loc, kConsumersBarrier, 32),
                  kWarpgroup * opt.consumers);
   Value staging = sharedView(c(0), {blockM, blockN + kStagePad}, f32);
-  auto [rowBase, colBase] = accumulatorOrigin();
+  auto [row, colBase] = accumulatorOrigin();
+  Value rowBase = add(mul(warpgroup, c(rowsPerConsumer)), row);
   stagePairs(loop, staging, rowBase, colBase, 0, blockN);
 }
 
@@ -829,11 +830,9 @@ void WgmmaBuilder::emitConsumerEpilogue(scf::ForOp loop) {
   Value staging = sharedView(
       add(c(ringBytes()), mul(warpgroup, c(consumerStagingBytes()))),
       {rowsPerConsumer, pitch}, f32);
-  Value lane = rem(tid, 32);
   Value localThread = rem(tid, kWarpgroup);
-  // Rows relative to this consumer's first (see accumulatorOrigin).
-  Value rowBase = add(mul(div(localThread, 32), c(16)), div(lane, 4));
-  Value colBase = mul(rem(lane, 4), c(2));
+  // Rows relative to this consumer's first.
+  auto [rowBase, colBase] = accumulatorOrigin();
   Value firstRow = mul(warpgroup, c(rowsPerConsumer));
   Value barrierId = arith::IndexCastOp::create(
       b, loc, b.getI32Type(), add(warpgroup, c(kFirstConsumerBarrier)));
