@@ -130,11 +130,12 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
       p.m < 64 || p.n < 64)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
-  // A persistent kernel (persistent_blocks = SM count, 3 stages) is the
-  // candidate for the 128x256 tile: ncu at a locked clock, 4096^2 x K,
-  // cycles = 33.7K + 67.6 K one block per tile against cuBLAS's persistent
-  // 16.0K + 65.6 K (docs/benchmarks/h200-2026-12-04-dense-gap). It stays
-  // off until measured (tools/gpu/persistent-check.sh).
+  // The persistent kernel (persistent_blocks = SM count, 3 stages) races
+  // the 128x256 tile where candidates are measured (alternativeTilings):
+  // ncu at a locked clock, 4096^2 x K, cycles = 33.7K + 67.6 K one block per
+  // tile against cuBLAS's persistent 16.0K + 65.6 K
+  // (docs/benchmarks/h200-2026-12-04-dense-gap). It becomes the choice here
+  // once measured (tools/gpu/persistent-check.sh).
   TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
                                               : wgmmaTiling(128, 128, 1, 6);
   // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
@@ -583,6 +584,22 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
 }
 
 } // namespace
+
+llvm::SmallVector<SimtTiling, 1>
+vibegemm::alternativeTilings(const SimtTiling &chosen,
+                             const TargetInfo &target) {
+  const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
+  if (!t || !t->wgmma || t->persistentBlocks || t->blockM != 128 ||
+      t->blockN != 256 || t->consumers != 2 || t->splitK != 1 ||
+      !t->f32Precision.empty())
+    return {};
+  // One block per SM looping over the tiles; its consumers' staging tiles
+  // beside the ring leave room for three stages.
+  SimtTiling persistent = chosen;
+  persistent.tensorCore->stages = 3;
+  persistent.tensorCore->persistentBlocks = target.smCount;
+  return {persistent};
+}
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
                                       const TargetInfo &target) {

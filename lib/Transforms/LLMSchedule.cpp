@@ -417,6 +417,11 @@ public:
             rankOf(*record.candidates[0].getAsObject()))
           record.winner = 1;
       }
+      // Built-in variants race the built-in schedule only where the GPU
+      // times them: static estimates cannot tell them apart.
+      if (measurement.enabled &&
+          failed(raceAlternatives(module, dispatch, record)))
+        return signalPassFailure();
       if (client && failed(tuneWithLLM(module, dispatch, record)))
         return signalPassFailure();
       const json::Object &win = *record.candidates[record.winner].getAsObject();
@@ -460,11 +465,15 @@ public:
     for (const DispatchRecord &r : records) {
       const json::Object &win = *r.candidates[r.winner].getAsObject();
       bool anyValid = false;
-      for (size_t i = 1; i < r.candidates.size(); ++i)
-        anyValid |= r.candidates[i].getAsObject()->getString("status") == "ok";
+      for (const json::Value &v : r.candidates) {
+        const json::Object &c = *v.getAsObject();
+        anyValid |= c.getString("source") == "llm" &&
+                    c.getString("status") == "ok";
+      }
       llvm::errs() << "vibegemm: " << r.name << ": ";
       if (r.winner != 0)
-        llvm::errs() << "winner candidate " << r.winner << " (llm, round "
+        llvm::errs() << "winner candidate " << r.winner << " ("
+                     << win.getString("source").value_or("llm") << ", round "
                      << win.getInteger("round").value_or(0) << "), "
                      << formatMs(win) << "\n";
       else if (!anyValid)
@@ -780,6 +789,30 @@ private:
         return "";
     }
     return timed ? kSustainedClockTiming : "";
+  }
+
+  /// Adds the built-in scheduler's variants of the dispatch's tiling as
+  /// candidates ("builtin-variant"); a faster verified one wins.
+  LogicalResult raceAlternatives(ModuleOp module, func::FuncOp dispatch,
+                                 DispatchRecord &record) {
+    for (const vibegemm::SimtTiling &variant :
+         vibegemm::alternativeTilings(record.tiling, *info)) {
+      FailureOr<std::string> script = vibegemm::writeSimtSchedule(
+          dispatch, record.problem, variant, dispatch.getSymName());
+      if (failed(script))
+        return failure();
+      int64_t index = record.candidates.size();
+      record.scripts.push_back(*script);
+      record.candidates.push_back(evaluateScript(
+          module, dispatch, record, *script,
+          json::Object{{"index", index},
+                       {"source", "builtin-variant"},
+                       {"round", 0}}));
+      if (rankOf(*record.candidates.back().getAsObject()) <
+          rankOf(*record.candidates[record.winner].getAsObject()))
+        record.winner = index;
+    }
+    return success();
   }
 
   TuningRun toTuningRun(const DispatchRecord &r) const {

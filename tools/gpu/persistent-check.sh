@@ -1,45 +1,65 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
-# persistent wgmma kernel against one block per tile. Races the built-in
-# schedule (persistent on shapes with more tiles than SMs) against the same
-# tile with one block per tile and 4 stages (the built-in before it), on
-# the dense bf16 problems; then runs each persistent plan RUNS times in
-# isolated children (a fault in any run is reported), and the wgmma edge
-# cases (ragged, layouts, batched, bias + ReLU; verified and under memcheck).
-# Needs binaries whose built-in scheduler picks the persistent kernel
-# (chooseWgmmaTiling; see docs/benchmarks/h200-2026-12-04-dense-gap).
-# Usage: [RUNS=10] tools/gpu/persistent-check.sh OUTDIR
+# persistent wgmma kernel against one block per tile, through the product's
+# own race. `vibegemm-opt --llm-schedule=measure=on` times the built-in
+# schedule and its `builtin-variant` (the persistent kernel) beside cuBLAS,
+# each verified in an isolated child; this prints every candidate's status
+# and time per problem, ROUNDS times over (a variant that faults in any
+# round shows up), then does the same on the wgmma edge cases (ragged,
+# layouts, batched, bias + ReLU) and runs each winning plan under
+# compute-sanitizer memcheck.
+# Usage: [ROUNDS=5] tools/gpu/persistent-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
-mkdir -p "$dest"
+mkdir -p "$dest" /tmp/pcheck
 source tools/gpu/env.sh
-probe=/tmp/persistent-probe
-python3 python/bench/bench.py compile --out "$probe" --jobs 1 --dtypes bf16 \
-  --only '^l1_square' --vibegemm-opt build/bin/vibegemm-opt > /dev/null 2>&1
-if ! grep -q persistent_blocks "$probe"/l1_square_bf16/artifacts/*_d0.schedule.mlir; then
-  echo "persistent-check: the built-in schedule of l1_square_bf16 is not persistent;" \
-       "build with chooseWgmmaTiling choosing it first" | tee "$dest/sweep.txt"
-  exit 2
-fi
-problems=(l1_square_bf16 a_cube_8192_bf16 l1_standard_bf16 l2_bias_relu_bf16 l1_irregular_bf16)
-TC_CONFIGS="128,256,2,4" timeout 400 python3 tools/gpu/tc-sweep.py "$dest/sweep" "${problems[@]}" \
-  2>&1 | grep -E "cand|error" | tee "$dest/sweep.txt"
-work=/tmp/persistent
-python3 python/bench/bench.py compile --out "$work" --jobs 4 --dtypes bf16 \
-  --only 'l1_square|a_cube_8192|l1_batched|l1_irregular|l2_' --vibegemm-opt build/bin/vibegemm-opt \
-  > "$dest/compile.log" 2>&1
-for dir in "$work"/*/; do
-  name=$(basename "$dir")
-  plan=$(ls "$dir"/artifacts/*_d0.plan.json 2>/dev/null | head -1)
-  [ -n "$plan" ] || continue
-  grep -q persistent_blocks "$dir"/artifacts/*_d0.schedule.mlir || continue
-  ok=0; bad=""
-  for i in $(seq "${RUNS:-10}"); do
-    out=$(timeout 120 build/bin/vibegemm-run --json --sustain-ms 0 --seed "$i" "$plan" 2>&1)
-    if echo "$out" | grep -q '"status": *"ok"'; then ok=$((ok + 1)); else bad="$bad | run $i: $(echo "$out" | tail -c 300 | tr '\n' ' ')"; fi
-  done
-  echo "$name: $ok of ${RUNS:-10} runs verified$bad"
-done | tee "$dest/runs.txt"
-bash tools/gpu/wgmma-edges.sh "$dest/edges" > /dev/null 2>&1
-cp "$dest/edges/edges.txt" "$dest/edges.txt" 2>/dev/null
-cat "$dest/edges.txt"
+summary() {
+  python3 - "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for d in r["dispatches"]:
+    parts = []
+    for c in d["candidates"]:
+        m = c.get("measurement") or {}
+        cublas = (m.get("cublas") or {}).get("time_ms")
+        t = c.get("time_ms")
+        parts.append(f"{c['source']} {c['status']} " + (f"{t:.4f} ms" if t else "-") +
+                     (f" (cuBLAS {cublas:.4f})" if cublas else "") +
+                     ("" if c["status"] == "ok" else f" [{c.get('diagnostic', '')[:120]}]"))
+    print(f"{d['name']}: " + "; ".join(parts) + f" -> {d['winner_source']}")
+PY
+}
+race() { # name input.mlir
+  rm -rf "/tmp/pcheck/$1"
+  timeout 900 build/bin/vibegemm-opt "$2" \
+    --llm-schedule="measure=on target=sm_90a artifacts-dir=/tmp/pcheck/$1" \
+    -o /dev/null 2> "/tmp/pcheck/$1.log" || { echo "$1: compile failed: $(tail -c 300 "/tmp/pcheck/$1.log")"; return; }
+  summary "/tmp/pcheck/$1/report.json"
+}
+python3 - /tmp/pcheck/inputs <<'PY'
+import os, sys
+sys.path.insert(0, "python/bench")
+import problems
+os.makedirs(sys.argv[1], exist_ok=True)
+want = {"l1_square", "a_cube_8192", "l1_standard", "l1_trans_b", "l1_batched", "l1_small_k",
+        "l1_irregular", "a_tiny_k", "l2_bias_relu", "l2_scale_residual"}
+for p in problems.suite():
+    if p.base in want and p.dtype == "bf16":
+        open(os.path.join(sys.argv[1], p.name + ".mlir"), "w").write(problems.mlir(p))
+PY
+for round in $(seq "${ROUNDS:-5}"); do
+  echo "== round $round"
+  for src in /tmp/pcheck/inputs/*.mlir; do race "$(basename "$src" .mlir)" "$src"; done
+done | tee "$dest/race.txt"
+cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
+       1x2000x1992x1000:tn 1x3960x4000x1000:tt 1x2048x4096x1024:nt:bias_relu
+       16x1000x1000x520:nn 4x1000x600x256:nn 1x8192x8200x200:nn)
+python3 python/bench/edge_cases.py /tmp/pcheck/edges bf16 p "${cases[@]}" || exit 1
+for src in /tmp/pcheck/edges/*.mlir; do
+  name=$(basename "$src" .mlir)
+  race "$name" "$src"
+  plan=$(ls /tmp/pcheck/"$name"/*_d0.plan.json 2>/dev/null | head -1)
+  [ -n "$plan" ] && printf '  winner under memcheck: %s\n' "$(compute-sanitizer --tool memcheck \
+    --print-limit 5 build/bin/vibegemm-run --no-isolate --verify-only "$plan" 2>&1 |
+    grep -E 'ERROR SUMMARY' | tr '\n' ' ')"
+done | tee "$dest/edges.txt"

@@ -102,6 +102,13 @@ struct SimtTiling {
 /// consumer in a kernel of its own. Slow, and simple enough to trust.
 SimtTiling referenceTiling();
 
+/// Variants of the chosen tiling worth racing against it where candidates
+/// are measured on the GPU (never chosen on static estimates): the
+/// persistent wgmma kernel for the 128x256 two-consumer tile. Empty when
+/// there is none.
+llvm::SmallVector<SimtTiling, 1> alternativeTilings(const SimtTiling &chosen,
+                                                    const TargetInfo &target);
+
 /// Chooses a tiling for `problem` on `target`.
 SimtTiling chooseSimtTiling(const mlir::vibegemm::GemmProblem &problem,
                             const TargetInfo &target);

@@ -237,8 +237,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     staging tile beside the ring (not overlaying it) and finishes its rows
     in two halves of columns; the shared memory is the ring plus the
     consumers' staging. The launch grid must be constant. The built-in
-    scheduler does not choose it until it is timed on the GPU
-    (docs/benchmarks/h200-2026-12-04-dense-gap).
+    scheduler offers it as a variant that races its choice where candidates
+    are timed on the GPU (docs/benchmarks/h200-2026-12-04-dense-gap).
 
     #### Return modes
 

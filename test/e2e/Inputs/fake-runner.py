@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""A stand-in for vibegemm-run in tests without a GPU: answers --probe, and
+for a plan writes an "ok" result with a fixed time (0.5 ms) to
+--result-file. FAKE_RUNNER_SUSTAINED=1: its timing says the timed runs
+followed sustained ones, as vibegemm-run's --sustain-ms does.
+FAKE_RUNNER_FAST_GRID=G / FAKE_RUNNER_FAULT_GRID=G: a plan whose first
+launch has G blocks along x takes 0.4 ms / faults."""
+import json
+import os
+import sys
+
+if "--probe" in sys.argv:
+    print("fake GPU (test runner)")
+    sys.exit(0)
+result_file = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--result-file="))
+plan_path = sys.argv[-1]
+with open(plan_path) as f:
+    grid_x = str(json.load(f)["launches"][0]["grid"][0])
+result = {"tool": "vibegemm-run", "version": 1, "plan": plan_path, "status": "ok",
+          "time_ms": 0.4 if grid_x == os.environ.get("FAKE_RUNNER_FAST_GRID") else 0.5,
+          "tflops": 1.0, "timing": {"method": "cuda-events"}}
+if os.environ.get("FAKE_RUNNER_SUSTAINED") == "1":
+    result["timing"]["sustained"] = "after 10 untimed runs (500 ms)"
+if grid_x == os.environ.get("FAKE_RUNNER_FAULT_GRID"):
+    result = {"tool": "vibegemm-run", "version": 1, "plan": plan_path, "status": "fault",
+              "diagnostic": "CUDA_ERROR_ILLEGAL_ADDRESS (fake)"}
+with open(result_file, "w") as f:
+    json.dump(result, f)
