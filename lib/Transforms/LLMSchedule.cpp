@@ -801,6 +801,9 @@ private:
           dispatch, record.problem, variant, dispatch.getSymName());
       if (failed(script))
         return failure();
+      // The tuning database's winner may be this variant already.
+      if (llvm::is_contained(record.scripts, *script))
+        continue;
       int64_t index = record.candidates.size();
       record.scripts.push_back(*script);
       record.candidates.push_back(evaluateScript(
