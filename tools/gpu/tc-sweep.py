@@ -180,10 +180,13 @@ def main():
         with open(os.path.join(dest, f"{name}.report.json"), "w") as f:
             json.dump(report, f, indent=1)
         for d in report["dispatches"]:
+            # LLM candidates answer the configurations in order; the others
+            # (builtin, db, builtin-variant) are named by their source.
+            llm = iter(configs)
             for c in d["candidates"]:
                 m = c.get("measurement", {})
                 cub = m.get("cublas", {}).get("time_ms")
-                cfg = "builtin" if c["index"] == 0 else configs[c["index"] - 1]
+                cfg = next(llm, "?") if c.get("source") == "llm" else c.get("source")
                 print(f"{name} {d['name']} cand {c['index']} {cfg}: {c['status']} "
                       f"{c.get('time_ms') or c.get('estimated_ms') or 0:.4f} ms ({c.get('timing')}) regs {c.get('registers')} "
                       f"smem {c.get('shared_bytes')} cuBLAS {cub} {c.get('diagnostic', '')[:200]}")
