@@ -1,0 +1,78 @@
+//===- AlternativeTilingsTest.cpp - Tests of the built-in variants --------===//
+
+#include "vibegemm/Scheduler/BuiltinScheduler.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+GemmProblem problem(MLIRContext &ctx, int64_t m, int64_t n, int64_t k,
+                    bool bf16 = true) {
+  Builder b(&ctx);
+  GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  Type element = bf16 ? Type(b.getBF16Type()) : Type(b.getF32Type());
+  p.lhsType = p.rhsType = p.resultType = element;
+  p.accType = b.getF32Type();
+  return p;
+}
+
+llvm::SmallVector<SimtTiling, 1> variantsOf(const GemmProblem &p,
+                                            llvm::StringRef targetName) {
+  const TargetInfo *target = lookupTarget(targetName);
+  EXPECT_NE(target, nullptr);
+  return alternativeTilings(chooseSimtTiling(p, *target), *target);
+}
+
+TEST(AlternativeTilings, PersistentVariantOfTheWideWgmmaTile) {
+  MLIRContext ctx;
+  GemmProblem p = problem(ctx, 4096, 4096, 4096);
+  const TargetInfo *target = lookupTarget("sm_90a");
+  ASSERT_NE(target, nullptr);
+  SimtTiling chosen = chooseSimtTiling(p, *target);
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
+  llvm::SmallVector<SimtTiling, 1> variants =
+      alternativeTilings(chosen, *target);
+  ASSERT_EQ(variants.size(), 1u);
+  const TensorCoreTiling &v = *variants[0].tensorCore;
+  EXPECT_EQ(v.persistentBlocks, target->smCount);
+  EXPECT_EQ(v.stages, 3);
+  EXPECT_EQ(v.blockM, chosen.tensorCore->blockM);
+  EXPECT_EQ(v.blockN, chosen.tensorCore->blockN);
+  EXPECT_EQ(v.consumers, chosen.tensorCore->consumers);
+  EXPECT_EQ(v.groupRows, chosen.tensorCore->groupRows);
+  // A variant has no variants of its own.
+  EXPECT_TRUE(alternativeTilings(variants[0], *target).empty());
+}
+
+TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
+  MLIRContext ctx;
+  // mma.sync on sm_90 (no wgmma without the "a" features).
+  EXPECT_TRUE(variantsOf(problem(ctx, 4096, 4096, 4096), "sm_90").empty());
+  // Fewer 128x256 tiles than SMs: 128x128 with one consumer.
+  EXPECT_TRUE(variantsOf(problem(ctx, 1024, 1024, 1024), "sm_90a").empty());
+  // Decode: the 64x128 wgmma tile.
+  GemmProblem decode = problem(ctx, 16, 11008, 4096);
+  decode.transposeB = true;
+  EXPECT_TRUE(variantsOf(decode, "sm_90a").empty());
+  // f32 without TF32: the FFMA kernel.
+  EXPECT_TRUE(
+      variantsOf(problem(ctx, 4096, 4096, 4096, /*bf16=*/false), "sm_90a")
+          .empty());
+  // TF32 on the wgmma tile: no variant (a persistent TF32 kernel is untested).
+  GemmProblem tf32 = problem(ctx, 4096, 4096, 4096, /*bf16=*/false);
+  tf32.transposeB = true;
+  tf32.f32Precision = "tf32";
+  EXPECT_TRUE(variantsOf(tf32, "sm_90a").empty());
+}
+
+} // namespace
