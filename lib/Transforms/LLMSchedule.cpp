@@ -806,6 +806,31 @@ private:
         continue;
       int64_t index = record.candidates.size();
       record.scripts.push_back(*script);
+      // A variant whose kernel failed on this device before is not run
+      // again (a hang would cost the measure timeout on every compile).
+      namespace rt = vibegemm::runtime;
+      llvm::StringRef kernelFailures[] = {
+          rt::kStatusFault, rt::kStatusTimeout, rt::kStatusWrongResult};
+      std::string hash = hashText(*script);
+      if (std::optional<vibegemm::TuningDB::PastFailure> past =
+              tuningDB ? tuningDB->pastFailure(record.signature, target,
+                                               LLVM_VERSION_STRING,
+                                               measurement.device, hash,
+                                               kernelFailures)
+                       : std::nullopt) {
+        record.candidates.push_back(json::Object{
+            {"index", index},
+            {"source", "builtin-variant"},
+            {"round", 0},
+            {"status", "skipped"},
+            {"script_hash", hash},
+            {"diagnostic",
+             llvm::formatv("not run: {0} on {1} in tuning run {2} ({3})",
+                           past->status, measurement.device, past->runId,
+                           past->diagnostic)
+                 .str()}});
+        continue;
+      }
       record.candidates.push_back(evaluateScript(
           module, dispatch, record, *script,
           json::Object{{"index", index},

@@ -429,6 +429,35 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
   return w;
 }
 
+std::optional<TuningDB::PastFailure>
+TuningDB::pastFailure(const std::string &signature, const std::string &target,
+                      const std::string &toolchain, const std::string &device,
+                      const std::string &scriptHash,
+                      llvm::ArrayRef<llvm::StringRef> statuses) {
+  if (statuses.empty())
+    return std::nullopt;
+  std::string sql =
+      "SELECT c.status, c.diagnostic, r.id FROM candidates c JOIN runs r ON "
+      "c.run_id = r.id WHERE r.signature=? AND r.target=? AND "
+      "r.toolchain=? AND r.device=? AND r.measured=1 AND c.script_hash=? "
+      "AND c.status IN (?";
+  for (size_t i = 1; i < statuses.size(); ++i)
+    sql += ",?";
+  sql += ") ORDER BY r.id DESC LIMIT 1";
+  Statement s;
+  if (s.prepare(db, sql.c_str()) != SQLITE_OK)
+    return std::nullopt;
+  int column = 1;
+  for (const std::string *v :
+       {&signature, &target, &toolchain, &device, &scriptHash})
+    s.bind(column++, *v);
+  for (llvm::StringRef status : statuses)
+    s.bind(column++, status.str());
+  if (sqlite3_step(s.stmt) != SQLITE_ROW)
+    return std::nullopt;
+  return PastFailure{s.text(0), s.text(1), sqlite3_column_int64(s.stmt, 2)};
+}
+
 llvm::Expected<std::vector<WinnerInfo>>
 TuningDB::listWinners(const WinnerFilter &filter) {
   Statement s;

@@ -619,3 +619,45 @@ TEST(TuningSpec, ReportsBadFiles) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TuningDBPastFailure, FindsTheLatestKernelFailureOnTheSameDevice) {
+  TempDir dir;
+  std::unique_ptr<TuningDB> db = openOrDie(dir.file("t.db"));
+  ASSERT_TRUE(db);
+  // Run 1: candidate 1 (hash "v") faulted; run 2: it timed out.
+  for (const char *status : {"fault", "timeout"}) {
+    TuningRun run = makeRun("sig", 1.0, /*measured=*/true, script("a"));
+    CandidateRow variant;
+    variant.index = 1;
+    variant.source = "builtin-variant";
+    variant.status = status;
+    variant.diagnostic = std::string("it ") + status;
+    variant.script = script("b");
+    variant.scriptHash = "v";
+    run.candidates.push_back(variant);
+    ASSERT_FALSE(bool(db->record(run)));
+  }
+  llvm::StringRef kernelFailures[] = {"fault", "timeout", "wrong-result"};
+  std::optional<TuningDB::PastFailure> past = db->pastFailure(
+      "sig", "sm_90", "22.1.8", "NVIDIA H200", "v", kernelFailures);
+  ASSERT_TRUE(past);
+  EXPECT_EQ(past->status, "timeout");
+  EXPECT_EQ(past->diagnostic, "it timeout");
+  EXPECT_EQ(past->runId, 2);
+  // Another device, toolchain, signature or script, or other statuses: none.
+  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "22.1.8", "NVIDIA H100", "v",
+                               kernelFailures));
+  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "23.0.0", "NVIDIA H200", "v",
+                               kernelFailures));
+  EXPECT_FALSE(db->pastFailure("other", "sm_90", "22.1.8", "NVIDIA H200", "v",
+                               kernelFailures));
+  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "22.1.8", "NVIDIA H200", "h",
+                               kernelFailures));
+  llvm::StringRef wrongOnly[] = {"wrong-result"};
+  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "22.1.8", "NVIDIA H200", "v",
+                               wrongOnly));
+}
+
+} // namespace
