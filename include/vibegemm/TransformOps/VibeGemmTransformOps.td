@@ -251,7 +251,9 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     rows are not a multiple of 16 bytes or that are not views of whole
     buffers, does not span the whole K, when the tile or accumulators are
     too large, when the ring and staging tile exceed 227 KiB of shared
-    memory, or when a consumer is not an elementwise generic.
+    memory, when a consumer is not an elementwise generic, or, with
+    `persistent_blocks`, when the launch grid is not constant or the launch
+    body has side effects besides the GEMM and its epilogue.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
