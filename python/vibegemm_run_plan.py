@@ -65,8 +65,8 @@ How PTX is loaded
     memory (dynamic + the kernel's static) get
     ``CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`` set first.  Buffer
     arguments are passed as u64 device pointers, i64/i32/f32 arguments as
-    8/4/4-byte values; plan v1 has no cluster launches and no by-value
-    aggregates (e.g. TMA descriptors).
+    8/4/4-byte values; launches in clusters (``"cluster"``) and by-value
+    aggregates (TMA descriptors) are refused: vibegemm-run runs those.
 
 Timing notes
     Every timed run includes the memsets of ``zero_init`` scratch buffers
@@ -499,7 +499,10 @@ def _parse_launch(launch, i, base_dir, names, errors, warnings):
                       f"got {kernel!r}")
     else:
         where = f"launches[{i}] ({kernel})"
-    for key in sorted(set(launch) - _LAUNCH_KEYS):
+    if "cluster" in launch:
+        errors.append(f"{where}: launches in clusters are not supported "
+                      f"here; run the plan with vibegemm-run")
+    for key in sorted(set(launch) - _LAUNCH_KEYS - {"cluster"}):
         warnings.append(f"{where}: unknown key {key!r} ignored")
     ptx = launch.get("ptx")
     if not isinstance(ptx, str) or not ptx:
@@ -777,7 +780,7 @@ def check_launch_against_ptx(launch, info, where, errors, warnings):
     elif entry.explicitcluster:
         errors.append(f"{where}: the kernel is .explicitcluster without "
                       f".reqnctapercluster; it needs a cluster launch, "
-                      f"which plan v1 does not describe")
+                      f"which this runner does not make")
     m = re.match(r"sm_(\d+)", info.target or "")
     if m and int(m.group(1)) > 90:
         warnings.append(f"{where}: PTX .target {info.target} is newer than "

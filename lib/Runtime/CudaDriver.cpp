@@ -95,6 +95,7 @@ void loadOnce() {
       resolve(lib, d.cuGetErrorString, {"cuGetErrorString"}, missing);
   std::string optional;
   resolve(lib, d.cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"}, optional);
+  resolve(lib, d.cuLaunchKernelEx, {"cuLaunchKernelEx"}, optional);
   if (!ok) {
     loadError = std::string(path) + " lacks " + missing +
                 "; the driver is too old for this runtime";

@@ -315,6 +315,18 @@ private:
       return false;
     if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] > 1024)
       return setError(where + ": more than 1024 threads per block");
+    if (obj->get("cluster")) {
+      if (!parseDims(*obj, "cluster", where, launch.cluster))
+        return false;
+      // 8 blocks is the portable cluster limit.
+      if (uint64_t(launch.cluster[0]) * launch.cluster[1] * launch.cluster[2] >
+          8)
+        return setError(where + ": more than 8 blocks per cluster");
+      for (int i = 0; i < 3; ++i)
+        if (launch.grid[i] % launch.cluster[i])
+          return setError(where + ": the grid is not a whole number of "
+                                  "clusters");
+    }
     int64_t shared = obj->getInteger("shared_bytes").value_or(0);
     if (shared < 0 || shared > 232448)
       return setError(where + ": shared_bytes out of range");

@@ -202,6 +202,11 @@ public:
       return fail(kStatusLoadError, "kernel '" + launch.kernel + "' not in " +
                                         launch.ptxPath + ": " +
                                         s.d->describe(r));
+    if (launch.clustered() && !s.d->cuLaunchKernelEx)
+      return fail(kStatusLoadError,
+                  "kernel '" + launch.kernel +
+                      "' runs in clusters, and the CUDA driver has no "
+                      "cuLaunchKernelEx (CUDA 12 or later)");
     if (launch.sharedBytes > 48 * 1024)
       if (CUresult r = s.d->cuFuncSetAttribute(
               out, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -296,6 +301,26 @@ struct LoadedPlan {
     return Outcome::ok();
   }
 
+  /// One kernel launch, in clusters where the plan says so.
+  static CUresult launchOne(Session &s, CUfunction function,
+                            const PlanLaunch &launch, void **params) {
+    if (!launch.clustered())
+      return s.d->cuLaunchKernel(function, launch.grid[0], launch.grid[1],
+                                 launch.grid[2], launch.block[0],
+                                 launch.block[1], launch.block[2],
+                                 launch.sharedBytes, s.stream, params, nullptr);
+    CUlaunchAttribute cluster{};
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim = {launch.cluster[0], launch.cluster[1],
+                                launch.cluster[2]};
+    CUlaunchConfig config{launch.grid[0],    launch.grid[1],
+                          launch.grid[2],    launch.block[0],
+                          launch.block[1],   launch.block[2],
+                          launch.sharedBytes, s.stream,
+                          &cluster,          1};
+    return s.d->cuLaunchKernelEx(&config, function, params, nullptr);
+  }
+
   /// Queues the plan's launches; `events` (launches + 1, or null) brackets
   /// each launch for per-kernel times.
   CUresult enqueue(Session &s, const BufferSet &set, CUevent *events) const {
@@ -337,10 +362,7 @@ struct LoadedPlan {
       }
       if (events)
         s.d->cuEventRecord(events[i], s.stream);
-      if (CUresult r = s.d->cuLaunchKernel(
-              functions[i], launch.grid[0], launch.grid[1], launch.grid[2],
-              launch.block[0], launch.block[1], launch.block[2],
-              launch.sharedBytes, s.stream, params.data(), nullptr))
+      if (CUresult r = launchOne(s, functions[i], launch, params.data()))
         return r;
     }
     if (events)

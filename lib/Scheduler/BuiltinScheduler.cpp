@@ -585,20 +585,30 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
 
 } // namespace
 
-llvm::SmallVector<SimtTiling, 1>
-vibegemm::alternativeTilings(const SimtTiling &chosen,
+llvm::SmallVector<SimtTiling, 2>
+vibegemm::alternativeTilings(const GemmProblem &problem,
+                             const SimtTiling &chosen,
                              const TargetInfo &target) {
   const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
-  if (!t || !t->wgmma || t->persistentBlocks || t->blockM != 128 ||
-      t->blockN != 256 || t->consumers != 2 || t->splitK != 1 ||
-      !t->f32Precision.empty())
+  if (!t || !t->wgmma || t->persistentBlocks || t->clusterRows != 1 ||
+      t->blockM != 128 || t->blockN != 256 || t->consumers != 2 ||
+      t->splitK != 1 || !t->f32Precision.empty())
     return {};
   // One block per SM looping over the tiles; its consumers' staging tiles
   // beside the ring leave room for three stages.
   SimtTiling persistent = chosen;
   persistent.tensorCore->stages = 3;
   persistent.tensorCore->persistentBlocks = target.smCount;
-  return {persistent};
+  llvm::SmallVector<SimtTiling, 2> variants = {persistent};
+  // Pairs of tiles along M share B's K-tiles: each block loads half and
+  // multicasts it (cuBLAS's 2-CTA clusters; L2 traffic per K-tile 48 ->
+  // 32 KiB a block). Grid y, the M tiles, must pair up.
+  if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
+    SimtTiling clustered = chosen;
+    clustered.tensorCore->clusterRows = 2;
+    variants.push_back(clustered);
+  }
+  return variants;
 }
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
@@ -1072,10 +1082,15 @@ std::string f32PrecisionAttr(const TensorCoreTiling &t) {
 /// The kernel rewrite of a block-tiled GEMM (`%gemm_mapped`) on the
 /// mma.sync or FFMA path, whose K loop becomes `%k_loop`.
 void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
-  if (t.groupRows > 1)
-    os << llvm::formatv("  transform.vibegemm.group_blocks %gemm_launch "
-                        "{{group = {0}} : !transform.any_op\n",
-                        t.groupRows);
+  auto groupBlocks = [&]() {
+    if (t.groupRows > 1)
+      os << llvm::formatv("  transform.vibegemm.group_blocks %gemm_launch "
+                          "{{group = {0}} : !transform.any_op\n",
+                          t.groupRows);
+  };
+  // Clusters pair blocks by their y id, before grouping renumbers them.
+  if (t.clusterRows == 1)
+    groupBlocks();
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
   if (!t.alignOperands.empty()) {
     os << "  transform.vibegemm.align_operand_rows %gemm_mapped ";
@@ -1095,11 +1110,15 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
               "  %k_loop = transform.vibegemm.gemm_to_wgmma %gemm_mapped "
               "{{stages = {0}, consumers = {1}{2}{3}} : {4}\n",
               t.stages, t.consumers, f32PrecisionAttr(t),
-              t.persistentBlocks
-                  ? llvm::formatv(", persistent_blocks = {0}",
-                                  t.persistentBlocks)
-                        .str()
-                  : std::string(),
+              (t.persistentBlocks
+                   ? llvm::formatv(", persistent_blocks = {0}",
+                                   t.persistentBlocks)
+                         .str()
+                   : std::string()) +
+                  (t.clusterRows > 1
+                       ? llvm::formatv(", cluster_rows = {0}", t.clusterRows)
+                             .str()
+                       : std::string()),
               anyOp);
   else if (t.ffma)
     os << llvm::formatv(
@@ -1113,6 +1132,8 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
         "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}{4}} : "
         "{5}\n",
         t.blockK, t.warpsM, t.warpsN, t.stages, f32PrecisionAttr(t), anyOp);
+  if (t.clusterRows > 1)
+    groupBlocks();
 }
 
 std::string writeTensorCoreSchedule(const GemmProblem &problem,
@@ -1152,6 +1173,11 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
             ? llvm::formatv(",\n  // persistent: {0} blocks loop over the "
                             "tiles",
                             t.persistentBlocks)
+                  .str()
+        : t.clusterRows > 1
+            ? llvm::formatv(",\n  // clusters of {0} blocks along M "
+                            "multicast their parts of B",
+                            t.clusterRows)
                   .str()
             : std::string());
   else if (t.ffma)

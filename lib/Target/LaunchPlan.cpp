@@ -187,6 +187,14 @@ private:
       return emitError(launch.getLoc(),
                        "launch plans need constant grid and block "
                        "sizes");
+    int64_t cluster[3] = {1, 1, 1};
+    if (launch.hasClusterSize()) {
+      gpu::KernelDim3 sizes = launch.getClusterSizeOperandValues();
+      if (!constant(sizes.x, cluster[0]) || !constant(sizes.y, cluster[1]) ||
+          !constant(sizes.z, cluster[2]))
+        return emitError(launch.getLoc(),
+                         "launch plans need constant cluster sizes");
+    }
     int64_t shared = 0;
     if (Value dyn = launch.getDynamicSharedMemorySize())
       if (!constant(dyn, shared))
@@ -224,13 +232,16 @@ private:
         return emitError(launch.getLoc(), "unsupported scalar kernel operand");
       }
     }
-    launches.push_back(llvm::json::Object{
+    llvm::json::Object entry{
         {"ptx", ptxFileFor(launch.getKernelModuleName().getValue())},
         {"kernel", launch.getKernelName().str()},
         {"grid", llvm::json::Array{g[0], g[1], g[2]}},
         {"block", llvm::json::Array{b[0], b[1], b[2]}},
         {"shared_bytes", shared},
-        {"args", std::move(args)}});
+        {"args", std::move(args)}};
+    if (cluster[0] * cluster[1] * cluster[2] > 1)
+      entry["cluster"] = llvm::json::Array{cluster[0], cluster[1], cluster[2]};
+    launches.push_back(std::move(entry));
     return success();
   }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/GroupBlocks.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -24,8 +25,23 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
     why = "grouping blocks needs constant x and y grid sizes";
     return failure();
   }
+  // Blocks in clusters of rows (gemm_to_wgmma {cluster_rows}) move
+  // together: the order is over clusters, and a cluster's blocks keep
+  // their rank.
+  int64_t clusterRows = 1;
+  if (auto shape = launch->getAttrOfType<DenseI64ArrayAttr>(kClusterShapeAttr)) {
+    if (shape.size() != 3 || shape[0] != 1 || shape[2] != 1 ||
+        shape[1] < 1 || *gy % shape[1]) {
+      why = "grouping blocks keeps only clusters of whole rows along y "
+            "together";
+      return failure();
+    }
+    clusterRows = shape[1];
+  }
+  int64_t unitRows = *gy / clusterRows;
+  group = std::max<int64_t>(1, group / clusterRows);
   // One row of blocks, or groups of one row: the order stays as it is.
-  if (group <= 1 || *gy == 1)
+  if (group <= 1 || unitRows == 1)
     return success();
 
   // What the body reads the block ids through.
@@ -46,8 +62,19 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
-  auto rowStart = arith::MulIOp::create(rewriter, loc, args.y, c(*gx));
+  // Ops that read the launch's own ids keep reading them.
+  llvm::SmallPtrSet<Operation *, 4> readers;
+  Value unitY = args.y, rank;
+  if (clusterRows > 1) {
+    auto unitOp = arith::DivUIOp::create(rewriter, loc, args.y, c(clusterRows));
+    auto rankOp = arith::RemUIOp::create(rewriter, loc, args.y, c(clusterRows));
+    readers.insert({unitOp, rankOp});
+    unitY = unitOp;
+    rank = rankOp;
+  }
+  auto rowStart = arith::MulIOp::create(rewriter, loc, unitY, c(*gx));
   auto linearOp = arith::AddIOp::create(rewriter, loc, args.x, rowStart);
+  readers.insert({rowStart, linearOp});
   Value linear = linearOp;
   Value perGroup = c(group * *gx);
   Value first = arith::MulIOp::create(
@@ -55,19 +82,23 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
       c(group));
   // The last group may hold fewer rows.
   Value rows = arith::MinUIOp::create(
-      rewriter, loc, arith::SubIOp::create(rewriter, loc, c(*gy), first),
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, c(unitRows), first),
       c(group));
   Value inGroup = arith::RemUIOp::create(rewriter, loc, linear, perGroup);
   Value y = arith::AddIOp::create(
       rewriter, loc, first,
       arith::RemUIOp::create(rewriter, loc, inGroup, rows));
   Value x = arith::DivUIOp::create(rewriter, loc, inGroup, rows);
+  if (rank)
+    y = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, y, c(clusterRows)),
+        rank);
 
   // The new ids are computed from the launch's arguments (by the two ops
   // above); every other read of the old ids takes them.
   auto replace = [&](Value old, Value now) {
     rewriter.replaceUsesWithIf(old, now, [&](OpOperand &use) {
-      return use.getOwner() != linearOp && use.getOwner() != rowStart;
+      return !readers.contains(use.getOwner());
     });
   };
   for (Value old : readsX)

@@ -163,6 +163,8 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
     return emitOpError("consumers must be 1, 2 or 3 warpgroups");
   if (getPersistentBlocksAttr().getInt() < 0)
     return emitOpError("persistent_blocks must not be negative");
+  if (getClusterRows() != 1 && getClusterRows() != 2)
+    return emitOpError("cluster_rows must be 1 or 2");
   return verifyF32Precision(*this, getF32Precision());
 }
 
@@ -181,6 +183,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   options.consumers = getConsumers();
   options.precision = f32PrecisionOf(getF32Precision());
   options.persistentBlocks = getPersistentBlocks();
+  options.clusterRows = getClusterRows();
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/WgmmaGemm.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/TransformOps/AlignOperandRows.h"
 #include "vibegemm/TransformOps/GemmTile.h"
 
@@ -163,7 +164,14 @@ public:
 
 private:
   bool persistent() const { return opt.persistentBlocks > 0; }
+  bool clustered() const { return opt.clusterRows > 1; }
   LogicalResult analysePersistent(std::string &why);
+  LogicalResult analyseCluster(std::string &why);
+  /// The consumers' release of ring slot `slot`: an arrive on its "empty"
+  /// mbarrier, in every block of the cluster.
+  void releaseSlot(Value slot);
+  /// All threads of the cluster's blocks meet (release, then acquire).
+  void clusterBarrier();
   /// Persistent: the loop over this block's tiles, from its block id in
   /// steps of the grid. Maps the launch's block ids and grid sizes to the
   /// tile's in `tileValues`, and returns the tile's first ring index.
@@ -300,6 +308,8 @@ private:
   IRMapping tileValues;
   // Per-thread values, set while building.
   Value tid, warpgroup, dynamicSmem, alignedBase, smemAddress, barriers;
+  /// This block's rank in its cluster (clusters only).
+  Value clusterRank;
   Value mSize, nSize;
 };
 
@@ -462,7 +472,7 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               rowsPerConsumer, blockN,
                               rowsPerConsumer * blockN / kWarpgroup));
   lhs.boxRows = lhsKMajor ? blockM : blockK;
-  rhs.boxRows = rhsKMajor ? blockN : blockK;
+  rhs.boxRows = rhsKMajor ? blockN / opt.clusterRows : blockK;
   if (sharedBytes() > kMaxDynamicSharedBytes)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
                               "memory (at most {2})",
@@ -474,8 +484,62 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   if (failed(epilogue))
     return failure();
   chain = std::move(*epilogue);
+  if (persistent() && failed(analysePersistent(why)))
+    return failure();
+  if (clustered())
+    return analyseCluster(why);
+  return success();
+}
+
+LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
+  auto fail = [&](const Twine &msg) {
+    why = msg.str();
+    return failure();
+  };
   if (persistent())
-    return analysePersistent(why);
+    return fail("cluster_rows = 2 does not combine with persistent_blocks "
+                "yet");
+  if (launch->hasAttr(kClusterShapeAttr) || launch.hasClusterSize())
+    return fail("the launch already has a cluster shape");
+  std::optional<int64_t> y =
+      getConstantIntValue(launch.getGridSizeOperandValues().y);
+  if (!y || *y % opt.clusterRows)
+    return fail(llvm::formatv("clusters of {0} rows need a constant grid y "
+                              "that is a multiple of {0}",
+                              opt.clusterRows));
+  if (!rhsKMajor && (blockN / kBoxN) % opt.clusterRows)
+    return fail(llvm::formatv("B stored [K, N] is loaded in 64-column boxes: "
+                              "a {0}-column tile does not split into {1} "
+                              "halves of whole boxes",
+                              blockN, opt.clusterRows));
+  // The blocks of a cluster differ only in their y id; they share B's
+  // K-tiles only if B's tile origin does not depend on it.
+  Block &body = launch.getBody().front();
+  Value blockY = launch.getBlockIds().y;
+  SmallVector<Value> worklist;
+  for (ArrayRef<OpFoldResult> offsets : rhs.offsets)
+    for (OpFoldResult offset : offsets)
+      if (auto value = dyn_cast<Value>(offset))
+        worklist.push_back(value);
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value == blockY)
+      return fail("B's tile origin depends on the block's y id, so the "
+                  "blocks of a cluster would not share B (apply group_blocks "
+                  "after gemm_to_wgmma)");
+    Operation *def = value.getDefiningOp();
+    if (!def || !body.getParentOp()->isAncestor(def) || !seen.insert(def).second)
+      continue;
+    if (auto id = dyn_cast<gpu::BlockIdOp>(def);
+        id && id.getDimension() == gpu::Dimension::y)
+      return fail("B's tile origin depends on the block's y id, so the "
+                  "blocks of a cluster would not share B (apply group_blocks "
+                  "after gemm_to_wgmma)");
+    def->walk([&](Operation *nested) {
+      llvm::append_range(worklist, nested->getOperands());
+    });
+  }
   return success();
 }
 
@@ -624,20 +688,31 @@ void WgmmaBuilder::emitProducer(Value kTiles, Value kStart) {
           barriers, lhs.descriptor,
           coords(lhs, add(mOrigin, c(j * kBoxN)), k), slot, Value(), Value());
   Value bBase = add(slotBase, c(blockM * blockK * elementBytes));
+  // In a cluster, this block loads its part of B's K-tile (rows, or
+  // 64-column boxes, in rank order) into the same slot of every block.
+  Value multicast, firstRow = c(0);
+  int64_t rows = blockN / opt.clusterRows;
+  if (clustered()) {
+    multicast = arith::ConstantIntOp::create(
+        b, loc, (1 << opt.clusterRows) - 1, 16);
+    firstRow = mul(clusterRank, c(rows));
+  }
   if (rhsKMajor) {
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(bBase, box({blockN, blockK}), elementType),
-        barriers, rhs.descriptor, coords(rhs, k, nOrigin), slot, Value(),
-        Value());
+        b, loc,
+        sharedView(add(bBase, mul(firstRow, c(blockK * elementBytes))),
+                   box({rows, blockK}), elementType),
+        barriers, rhs.descriptor, coords(rhs, k, add(nOrigin, firstRow)), slot,
+        multicast, Value());
     return;
   }
-  for (int64_t j = 0; j < blockN / kBoxN; ++j) {
-    Value offset =
-        add(slotBase, c((blockM * blockK + j * blockK * kBoxN) * elementBytes));
+  for (int64_t j = 0; j < rows / kBoxN; ++j) {
+    Value column = add(firstRow, c(j * kBoxN));
+    Value offset = add(bBase, mul(column, c(blockK * elementBytes)));
     nvgpu::TmaAsyncLoadOp::create(
         b, loc, sharedView(offset, box({blockK, kBoxN}), elementType),
-        barriers, rhs.descriptor, coords(rhs, add(nOrigin, c(j * kBoxN)), k),
-        slot, Value(), Value());
+        barriers, rhs.descriptor, coords(rhs, add(nOrigin, column), k), slot,
+        multicast, Value());
   }
 }
 
@@ -730,10 +805,7 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
     {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-      Value previous =
-          rem(arith::SubIOp::create(b, loc, ring, c(1)), opt.stages);
-      nvgpu::MBarrierArriveOp::create(b, loc, barriers,
-                                      add(previous, c(opt.stages)));
+      releaseSlot(rem(arith::SubIOp::create(b, loc, ring, c(1)), opt.stages));
     }
     scf::YieldOp::create(b, loc, acc);
   }
@@ -744,8 +816,7 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
     auto ifRelease = scf::IfOp::create(b, loc, signals, /*withElse=*/false);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-    Value last = rem(add(kStart, c(kTileCount - 1)), opt.stages);
-    nvgpu::MBarrierArriveOp::create(b, loc, barriers, add(last, c(opt.stages)));
+    releaseSlot(rem(add(kStart, c(kTileCount - 1)), opt.stages));
   }
   return loop;
 }
@@ -815,6 +886,36 @@ void WgmmaBuilder::finishStaged(Value staging, int64_t rows, int64_t columns,
   storeColumns(row, col, kStoreChunk, [&](int64_t e) {
     return vector::ExtractOp::create(b, loc, chunk, e).getResult();
   });
+}
+
+void WgmmaBuilder::releaseSlot(Value slot) {
+  Value empty = add(slot, c(opt.stages));
+  if (!clustered()) {
+    nvgpu::MBarrierArriveOp::create(b, loc, barriers, empty);
+    return;
+  }
+  // The partner's producer multicasts into this block's slot too, so it
+  // waits for both blocks' consumers.
+  MLIRContext *ctx = b.getContext();
+  Value address = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
+                                               barriers, empty);
+  Value local = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, /*shared=*/3), address);
+  auto clusterPointer =
+      LLVM::LLVMPointerType::get(ctx, /*shared::cluster=*/7);
+  for (int64_t rank = 0; rank < opt.clusterRows; ++rank) {
+    Value remote = NVVM::MapaOp::create(
+        b, loc, clusterPointer, local,
+        arith::ConstantIntOp::create(b, loc, rank, 32));
+    NVVM::MBarrierArriveOp::create(
+        b, loc, Type(), remote, Value(),
+        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER));
+  }
+}
+
+void WgmmaBuilder::clusterBarrier() {
+  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
 }
 
 void WgmmaBuilder::namedBarrier(Value id, int64_t count) {
@@ -937,6 +1038,11 @@ scf::ForOp WgmmaBuilder::build() {
   createDescriptors();
 
   shapeLaunch(b, launch, threads, sharedBytes());
+  if (clustered())
+    b.modifyOpInPlace(launch, [&] {
+      launch->setAttr(kClusterShapeAttr,
+                      b.getDenseI64ArrayAttr({1, opt.clusterRows, 1}));
+    });
 
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
   auto tileExtents = [&]() {
@@ -987,9 +1093,14 @@ scf::ForOp WgmmaBuilder::build() {
     b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
     for (int64_t s = 0; s < opt.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, barriers, c(1), c(s), Value());
-      nvgpu::MBarrierInitOp::create(b, loc, barriers, c(opt.consumers),
+      nvgpu::MBarrierInitOp::create(b, loc, barriers,
+                                    c(opt.consumers * opt.clusterRows),
                                     c(opt.stages + s), Value());
     }
+    // The partner block arrives on these barriers and multicasts into
+    // this block's slots.
+    if (clustered())
+      NVVM::FenceMbarrierInitOp::create(b, loc);
     nvgpu::TmaPrefetchOp::create(b, loc, lhs.descriptor, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, rhs.descriptor, Value());
     // TMA completes transactions on the barriers through the async proxy:
@@ -999,7 +1110,12 @@ scf::ForOp WgmmaBuilder::build() {
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   }
-  gpu::BarrierOp::create(b, loc);
+  if (clustered()) {
+    clusterRank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::y);
+    clusterBarrier();
+  } else {
+    gpu::BarrierOp::create(b, loc);
+  }
 
   Value kTiles = c(kTileCount);
   // Consumers are warpgroups 0..consumers-1 (see the staging store).
@@ -1063,6 +1179,11 @@ scf::ForOp WgmmaBuilder::build() {
     gpu::BarrierOp::create(b, loc);
     setEpilogueInsertionPoint(b, chain);
     emitEpilogue();
+  }
+  if (clustered()) {
+    // The partner's consumers may still arrive on this block's barriers.
+    b.setInsertionPoint(launch.getBody().front().getTerminator());
+    clusterBarrier();
   }
   markF32Precision(b, gemm, opt.precision);
   eraseGemmAndEpilogue(b, gemm, chain);

@@ -796,7 +796,7 @@ private:
   LogicalResult raceAlternatives(ModuleOp module, func::FuncOp dispatch,
                                  DispatchRecord &record) {
     for (const vibegemm::SimtTiling &variant :
-         vibegemm::alternativeTilings(record.tiling, *info)) {
+         vibegemm::alternativeTilings(record.problem, record.tiling, *info)) {
       FailureOr<std::string> script = vibegemm::writeSimtSchedule(
           dispatch, record.problem, variant, dispatch.getSymName());
       if (failed(script))

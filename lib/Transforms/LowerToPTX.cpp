@@ -10,8 +10,10 @@
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -221,6 +223,52 @@ void passTensorMapsAsPointers(ModuleOp module) {
   });
 }
 
+/// The cluster shape of each gpu.launch (null: none), in program order.
+/// Outlining replaces each launch by a gpu.launch_func in place and keeps
+/// none of its discardable attributes.
+SmallVector<DenseI64ArrayAttr> collectClusterShapes(ModuleOp module) {
+  SmallVector<DenseI64ArrayAttr> shapes;
+  module.walk([&](gpu::LaunchOp launch) {
+    shapes.push_back(
+        launch->getAttrOfType<DenseI64ArrayAttr>(vibegemm::kClusterShapeAttr));
+  });
+  return shapes;
+}
+
+/// Gives each outlined launch its cluster shape: as the launch_func's
+/// cluster sizes (the launch plan reads them) and as the kernel's
+/// `nvvm.cluster_dim` (PTX's `.reqnctapercluster`).
+LogicalResult applyClusterShapes(ModuleOp module,
+                                 ArrayRef<DenseI64ArrayAttr> shapes) {
+  SmallVector<gpu::LaunchFuncOp> launches;
+  module.walk([&](gpu::LaunchFuncOp op) { launches.push_back(op); });
+  if (launches.size() != shapes.size())
+    return emitError(module.getLoc(), "outlining changed the number of "
+                                      "launches; cannot place their clusters");
+  for (auto [launch, shape] : llvm::zip(launches, shapes)) {
+    if (!shape)
+      continue;
+    if (shape.size() != 3)
+      return emitError(launch.getLoc(), "a cluster shape has three sizes");
+    OpBuilder builder(launch);
+    auto size = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(builder, launch.getLoc(), v)
+          .getResult();
+    };
+    launch.getClusterSizeXMutable().assign(size(shape[0]));
+    launch.getClusterSizeYMutable().assign(size(shape[1]));
+    launch.getClusterSizeZMutable().assign(size(shape[2]));
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    if (!kernel)
+      return emitError(launch.getLoc(), "kernel not found");
+    SmallVector<int32_t> dims(shape.asArrayRef());
+    kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    builder.getDenseI32ArrayAttr(dims));
+  }
+  return success();
+}
+
 /// Names of functions PTX declares `.extern` but does not define. Kernels
 /// call libdevice (`__nv_tanhf`, ...) for math; when the CUDA toolkit's
 /// libdevice was not found at serialisation they stay unresolved, and no
@@ -267,8 +315,12 @@ public:
     for (func::FuncOp dispatch : getDispatches(module))
       markScriptBufferizedBoundary(dispatch);
     if (failed(runTextPipeline(module, kModuleBufferizationPipeline)) ||
-        failed(privatizeKernelAllocations(module)) ||
-        failed(runTextPipeline(module, kOutlineKernelsPipeline)))
+        failed(privatizeKernelAllocations(module)))
+      return signalPassFailure();
+    SmallVector<DenseI64ArrayAttr> clusterShapes =
+        collectClusterShapes(module);
+    if (failed(runTextPipeline(module, kOutlineKernelsPipeline)) ||
+        failed(applyClusterShapes(module, clusterShapes)))
       return signalPassFailure();
     WalkResult leftover = module.walk([](func::FuncOp func) {
       if (func->hasAttr(kIgnoreAttr))

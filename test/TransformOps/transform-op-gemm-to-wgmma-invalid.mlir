@@ -574,3 +574,125 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Clusters are pairs of blocks along y.
+func.func @cluster_rows_three(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>) {
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cluster_rows must be 1 or 2}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {cluster_rows = 3} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A grid of one row of blocks has no pairs along y.
+func.func @cluster_odd_grid(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{clusters of 2 rows need a constant grid y that is a multiple of 2}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {cluster_rows = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Blocks grouped before the rewrite: group_blocks computes the column from
+// both block ids, so the two blocks of a cluster would read different B
+// tiles.
+func.func @cluster_grouped_first(%a: memref<512x64xbf16>, %b: memref<64x512xbf16>, %c: memref<512x512xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c4, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %idx = gpu.block_id x
+    %idy = gpu.block_id y
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%idy]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%idx]
+    %sa = memref.subview %a[%m0, 0] [128, 64] [1, 1] : memref<512x64xbf16> to memref<128x64xbf16, strided<[64, 1], offset: ?>>
+    %sb = memref.subview %b[0, %n0] [64, 128] [1, 1] : memref<64x512xbf16> to memref<64x128xbf16, strided<[512, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [128, 128] [1, 1] : memref<512x512xf32> to memref<128x128xf32, strided<[512, 1], offset: ?>>
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%sa, %sb : memref<128x64xbf16, strided<[64, 1], offset: ?>>, memref<64x128xbf16, strided<[512, 1], offset: ?>>) outs(%sc : memref<128x128xf32, strided<[512, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %launch = transform.structured.match ops{["gpu.launch"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.vibegemm.group_blocks %launch {group = 2} : !transform.any_op
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{B's tile origin depends on the block's y id, so the blocks of a cluster would not share B (apply group_blocks after gemm_to_wgmma)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {cluster_rows = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// B stored [K, N] moves in 64-column boxes; a 64-column tile has one.
+func.func @cluster_half_box(%a: memref<128x64xbf16>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x64xbf16>) outs(%c : memref<128x64xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{B stored [K, N] is loaded in 64-column boxes: a 64-column tile does not split into 2 halves of whole boxes}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {cluster_rows = 2} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Not yet with a persistent kernel.
+func.func @cluster_persistent(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cluster_rows = 2 does not combine with persistent_blocks yet}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {cluster_rows = 2, persistent_blocks = 132} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -53,3 +53,27 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Clusters along x would be split by the grouped order.
+func.func @cluster_along_x(%out: memref<8x8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  // expected-note @below {{target op}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c8, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %one, %out[%by, %bx] : memref<8x8xf32>
+    gpu.terminator
+  } {vibegemm.cluster = array<i64: 2, 1, 1>}
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %launch = transform.structured.match ops{["gpu.launch"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{grouping blocks keeps only clusters of whole rows along y together}}
+    transform.vibegemm.group_blocks %launch : !transform.any_op
+    transform.yield
+  }
+}

@@ -79,3 +79,49 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Blocks in clusters of two rows (gemm_to_wgmma {cluster_rows = 2}): the
+// grouped order runs over clusters, a 4 x 8 grid as 4 x 4 cluster rows in
+// groups of 4 / 2 = 2 cluster rows, and each block keeps its rank in its
+// cluster, so both blocks of a cluster get the same column x and adjacent
+// rows 2 * cy' + rank.
+
+// CHECK-LABEL: func.func @clustered(
+//       CHECK:   gpu.launch blocks(%[[BX:[a-zA-Z0-9_]+]], %[[BY:[a-zA-Z0-9_]+]], %{{.*}}) in
+//       CHECK:     %[[UNIT:.*]] = arith.divui %[[BY]], %c2
+//       CHECK:     %[[RANK:.*]] = arith.remui %[[BY]], %c2
+//       CHECK:     %[[ROW:.*]] = arith.muli %[[UNIT]], %c4
+//       CHECK:     %[[L:.*]] = arith.addi %[[BX]], %[[ROW]]
+//       CHECK:     %[[G:.*]] = arith.divui %[[L]], %[[C8:.*]] : index
+//       CHECK:     %[[FIRST:.*]] = arith.muli %[[G]], %{{.*}}
+//       CHECK:     %[[LEFT:.*]] = arith.subi %c4{{.*}}, %[[FIRST]]
+//       CHECK:     %[[ROWS:.*]] = arith.minui %[[LEFT]], %{{.*}}
+//       CHECK:     %[[IN:.*]] = arith.remui %[[L]], %[[C8]]
+//       CHECK:     %[[DY:.*]] = arith.remui %[[IN]], %[[ROWS]]
+//       CHECK:     %[[UY:.*]] = arith.addi %[[FIRST]], %[[DY]]
+//       CHECK:     %[[X:.*]] = arith.divui %[[IN]], %[[ROWS]]
+//       CHECK:     %[[Y2:.*]] = arith.muli %[[UY]], %c2
+//       CHECK:     %[[Y:.*]] = arith.addi %[[Y2]], %[[RANK]]
+//       CHECK:     memref.store %{{.*}}, %{{.*}}[%[[Y]], %[[X]]]
+//       CHECK:   } {vibegemm.cluster = array<i64: 1, 2, 1>}
+func.func @clustered(%ids: memref<8x4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c8, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %one, %ids[%by, %bx] : memref<8x4xf32>
+    gpu.terminator
+  } {vibegemm.cluster = array<i64: 1, 2, 1>}
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %launch = transform.structured.match ops{["gpu.launch"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.vibegemm.group_blocks %launch {group = 4} : !transform.any_op
+    transform.yield
+  }
+}

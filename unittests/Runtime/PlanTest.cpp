@@ -90,6 +90,15 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
   expectError("\"k.ptx\"", "\"gone.ptx\"", "not found");
   expectError("{\"i64\": 8}", "{\"i16\": 8}", "expected buffer, i64");
   expectError("[32, 1, 1]", "[33, 32, 1]", "more than 1024 threads");
+  expectError("\"block\": [32, 1, 1]",
+              "\"block\": [32, 1, 1], \"cluster\": [1, 2, 1]",
+              "the grid is not a whole number of clusters");
+  expectError("\"grid\": [1, 1, 1]",
+              "\"grid\": [16, 1, 1], \"cluster\": [16, 1, 1]",
+              "more than 8 blocks per cluster");
+  expectError("\"grid\": [1, 1, 1]",
+              "\"grid\": [1, 1, 1], \"cluster\": [1, 0, 1]",
+              "\"cluster\" entries must be positive");
   expectError("[4, 8], \"dtype\": \"bf16\"", "[4, 8], \"dtype\": \"f8\"",
               "unknown \"dtype\"");
   expectError("\"bytes\": 64", "\"bytes\": -1", "scratch needs");
@@ -105,6 +114,22 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
   expectError("\"target\": \"sm_90\"",
               "\"target\": \"sm_90\", \"f32_precision\": \"fp8\"",
               "\"f32_precision\" must be \"tf32\" or \"3xtf32\"");
+}
+
+TEST_F(PlanTest, ReadsClusterShapes) {
+  std::string text = kGood;
+  std::string from = "\"grid\": [1, 1, 1]";
+  text.replace(text.find(from), from.size(),
+               "\"grid\": [4, 8, 1], \"cluster\": [1, 2, 1]");
+  llvm::Expected<Plan> plan = parse(text);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  const PlanLaunch &launch = plan->launches[0];
+  EXPECT_TRUE(launch.clustered());
+  EXPECT_EQ(launch.cluster[1], 2u);
+  // Without the field: no clusters.
+  llvm::Expected<Plan> plain = parse(kGood);
+  ASSERT_TRUE(static_cast<bool>(plain));
+  EXPECT_FALSE(plain->launches[0].clustered());
 }
 
 TEST_F(PlanTest, ReadsF32PrecisionAndItsTolerance) {

@@ -25,14 +25,14 @@ GemmProblem problem(MLIRContext &ctx, int64_t m, int64_t n, int64_t k,
   return p;
 }
 
-llvm::SmallVector<SimtTiling, 1> variantsOf(const GemmProblem &p,
+llvm::SmallVector<SimtTiling, 2> variantsOf(const GemmProblem &p,
                                             llvm::StringRef targetName) {
   const TargetInfo *target = lookupTarget(targetName);
   EXPECT_NE(target, nullptr);
-  return alternativeTilings(chooseSimtTiling(p, *target), *target);
+  return alternativeTilings(p, chooseSimtTiling(p, *target), *target);
 }
 
-TEST(AlternativeTilings, PersistentVariantOfTheWideWgmmaTile) {
+TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   MLIRContext ctx;
   GemmProblem p = problem(ctx, 4096, 4096, 4096);
   const TargetInfo *target = lookupTarget("sm_90a");
@@ -40,18 +40,37 @@ TEST(AlternativeTilings, PersistentVariantOfTheWideWgmmaTile) {
   SimtTiling chosen = chooseSimtTiling(p, *target);
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
-  llvm::SmallVector<SimtTiling, 1> variants =
-      alternativeTilings(chosen, *target);
-  ASSERT_EQ(variants.size(), 1u);
+  EXPECT_EQ(chosen.tensorCore->clusterRows, 1);
+  llvm::SmallVector<SimtTiling, 2> variants =
+      alternativeTilings(p, chosen, *target);
+  ASSERT_EQ(variants.size(), 2u);
   const TensorCoreTiling &v = *variants[0].tensorCore;
   EXPECT_EQ(v.persistentBlocks, target->smCount);
+  EXPECT_EQ(v.clusterRows, 1);
   EXPECT_EQ(v.stages, 3);
   EXPECT_EQ(v.blockM, chosen.tensorCore->blockM);
   EXPECT_EQ(v.blockN, chosen.tensorCore->blockN);
   EXPECT_EQ(v.consumers, chosen.tensorCore->consumers);
   EXPECT_EQ(v.groupRows, chosen.tensorCore->groupRows);
+  // 32 tile rows pair up: clusters of two along M, otherwise the choice.
+  const TensorCoreTiling &clustered = *variants[1].tensorCore;
+  EXPECT_EQ(clustered.clusterRows, 2);
+  EXPECT_EQ(clustered.persistentBlocks, 0);
+  EXPECT_EQ(clustered.stages, chosen.tensorCore->stages);
+  EXPECT_EQ(clustered.groupRows, chosen.tensorCore->groupRows);
   // A variant has no variants of its own.
-  EXPECT_TRUE(alternativeTilings(variants[0], *target).empty());
+  for (const SimtTiling &variant : variants)
+    EXPECT_TRUE(alternativeTilings(p, variant, *target).empty());
+}
+
+TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
+  MLIRContext ctx;
+  // 8205 rows: 65 tiles of 128 (the irregular shape; its padded copies
+  // keep M).
+  llvm::SmallVector<SimtTiling, 2> variants =
+      variantsOf(problem(ctx, 8205, 2949, 5921), "sm_90a");
+  ASSERT_EQ(variants.size(), 1u);
+  EXPECT_GT(variants[0].tensorCore->persistentBlocks, 0);
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {

@@ -44,6 +44,10 @@ inline constexpr llvm::StringLiteral kVerifyScaleAttr = "vibegemm.verify_scale";
 /// the runtime verifies with the tolerance the user accepted.
 inline constexpr llvm::StringLiteral kF32PrecisionAttr =
     "vibegemm.f32_precision";
+/// Cluster shape (x, y, z) a `gpu.launch`'s blocks must run in (set by
+/// gemm_to_wgmma {cluster_rows}). Outlining drops it; the lowering moves it
+/// onto the `gpu.launch_func` and the kernel.
+inline constexpr llvm::StringLiteral kClusterShapeAttr = "vibegemm.cluster";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
 /// Name of the module holding the transform scripts.

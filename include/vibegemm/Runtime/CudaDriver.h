@@ -31,6 +31,28 @@ struct alignas(64) CUtensorMap {
   unsigned long long opaque[16];
 };
 
+/// cuLaunchKernelEx's configuration, laid out as cuda.h declares it; only
+/// the cluster-shape attribute is used.
+struct CUlaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's layout");
+
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
@@ -44,6 +66,7 @@ inline constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+inline constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 
 /// The driver entry points the runtime calls, resolved from libcuda.so.1.
 struct Driver {
@@ -95,6 +118,10 @@ struct Driver {
                                      const unsigned *elementStrides,
                                      int interleave, int swizzle,
                                      int l2Promotion, int oobFill) = nullptr;
+  /// CUDA 12+; null on older drivers (plans with clusters then fail to
+  /// load with a clear message).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                               void **) = nullptr;
 
   /// "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered".
   std::string describe(CUresult result) const;

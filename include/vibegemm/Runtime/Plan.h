@@ -76,7 +76,10 @@ struct PlanLaunch {
   std::string ptxPath;
   std::string kernel;
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  /// Blocks per cluster; all 1 for a launch without clusters.
+  unsigned cluster[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
+  bool clustered() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
   std::vector<PlanArg> args;
 };
 

@@ -33,6 +33,9 @@ struct TensorCoreTiling {
   /// wgmma only: a persistent kernel of this many blocks looping over the
   /// tiles (0: one block per tile).
   int64_t persistentBlocks = 0;
+  /// wgmma only: 2 runs blocks in clusters of two tiles along M that
+  /// multicast their halves of B (`cluster_rows`); 1: no clusters.
+  int64_t clusterRows = 1;
   /// Inputs (0: A, 1: B) whose rows are not a multiple of 16 bytes, first
   /// copied into zero-padded buffers (`transform.vibegemm.align_operand_rows`)
   /// so TMA, or the FFMA path's 16-byte copies, can read them.
@@ -103,11 +106,13 @@ struct SimtTiling {
 SimtTiling referenceTiling();
 
 /// Variants of the chosen tiling worth racing against it where candidates
-/// are measured on the GPU (never chosen on static estimates): the
-/// persistent wgmma kernel for the 128x256 two-consumer tile. Empty when
+/// are measured on the GPU (never chosen on static estimates): for the
+/// 128x256 two-consumer wgmma tile, the persistent kernel and, where the
+/// tile rows pair up, clusters of two blocks multicasting B. Empty when
 /// there is none.
-llvm::SmallVector<SimtTiling, 1> alternativeTilings(const SimtTiling &chosen,
-                                                    const TargetInfo &target);
+llvm::SmallVector<SimtTiling, 2>
+alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
+                   const SimtTiling &chosen, const TargetInfo &target);
 
 /// Chooses a tiling for `problem` on `target`.
 SimtTiling chooseSimtTiling(const mlir::vibegemm::GemmProblem &problem,

@@ -240,6 +240,26 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     scheduler offers it as a variant that races its choice where candidates
     are timed on the GPU (docs/benchmarks/h200-2026-12-04-dense-gap).
 
+    Clusters (`cluster_rows = 2`, 1 by default): the blocks run in
+    clusters of two along grid y (recorded as `vibegemm.cluster =
+    array<i64: 1, 2, 1>` on the launch; the lowering launches the kernel
+    so, and its PTX says `.reqnctapercluster 1, 2, 1`). The two blocks of a
+    cluster compute vertically adjacent tiles of the same columns, so they
+    read the same B K-tiles: each block's producer loads one half of the
+    B K-tile and multicasts it (`multicast_mask`) into both blocks' slots,
+    halving B's traffic from L2 (cuBLAS's 2-CTA clusters). A slot is free
+    again only when the consumers of both blocks released it: each consumer
+    arrives on its own and its partner's "empty" mbarrier (`mapa`,
+    `mbarrier.arrive.release.cluster`). The barriers' initialisation is
+    made visible to the cluster (`fence.mbarrier_init`, cluster barrier)
+    before any load, and both blocks pass a cluster barrier before they
+    exit, so no remote arrive reaches a finished block. B's tile origin
+    must not depend on the block's y id, which is checked: run
+    `transform.vibegemm.group_blocks` after this op (it keeps cluster pairs
+    together). Grid y must be a constant even number; B stored `[K, N]`
+    needs a tile of a multiple of 128 columns. Not combined with
+    `persistent_blocks` yet.
+
     #### Return modes
 
     Consumes the `target` handle and produces a handle to the consumers' K
@@ -253,14 +273,19 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     too large, when the ring and staging tile exceed 227 KiB of shared
     memory, when a consumer is not an elementwise generic, or, with
     `persistent_blocks`, when the launch grid is not constant or the launch
-    body has side effects besides the GEMM and its epilogue.
+    body has side effects besides the GEMM and its epilogue, or, with
+    `cluster_rows = 2`, when grid y is not a constant even number, B's tile
+    origin depends on the block's y id, B's tile cannot be split in halves
+    of whole boxes, the launch already has a cluster shape, or
+    `persistent_blocks` is set.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
                    DefaultValuedAttr<I64Attr, "4">:$stages,
                    DefaultValuedAttr<I64Attr, "1">:$consumers,
                    OptionalAttr<StrAttr>:$f32_precision,
-                   DefaultValuedAttr<I64Attr, "0">:$persistent_blocks);
+                   DefaultValuedAttr<I64Attr, "0">:$persistent_blocks,
+                   DefaultValuedAttr<I64Attr, "1">:$cluster_rows);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{
@@ -450,6 +475,13 @@ def GroupBlocksOp : Op<Transform_Dialect, "vibegemm.group_blocks",
     grid: every tile is still computed exactly once. z (batch, split) is
     left alone.
 
+    A launch whose blocks run in clusters of rows (`vibegemm.cluster =
+    array<i64: 1, c, 1>`, from `gemm_to_wgmma {cluster_rows = c}`) is
+    ordered by cluster: the grouped order runs over the `gx x gy / c` grid
+    of clusters in groups of `group / c` cluster rows, and block y of a
+    cluster becomes `c * y' + (y mod c)`, so the blocks of a cluster keep
+    computing vertically adjacent tiles of one column.
+
     Apply it after `transform.gpu.map_forall_to_blocks` and before or after
     the kernel rewrite (`gemm_to_wgmma` and the others read the tile origins
     from whatever the body computes). A `group` of 1, or a grid of one row,
@@ -459,7 +491,9 @@ def GroupBlocksOp : Op<Transform_Dialect, "vibegemm.group_blocks",
 
     Only reads the `target` handle and produces nothing. Emits a
     silenceable failure, leaving the payload unchanged, when the target is
-    not a `gpu.launch` or its x or y grid size is not a constant.
+    not a `gpu.launch` or its x or y grid size is not a constant, or its
+    cluster shape is not whole rows along y (`1 x c x 1`, c dividing grid
+    y).
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,

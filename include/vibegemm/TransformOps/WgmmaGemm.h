@@ -29,6 +29,10 @@ struct WgmmaOptions {
   /// Persistent kernel: this many blocks (at most one per tile) loop over
   /// the tiles; 0 launches one block per tile.
   int64_t persistentBlocks = 0;
+  /// 2: blocks run in clusters of two vertically adjacent tiles (grid y),
+  /// which share B: each block loads half of B's K-tile and multicasts it
+  /// to both. 1: no clusters.
+  int64_t clusterRows = 1;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,

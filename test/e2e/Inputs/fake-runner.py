@@ -4,7 +4,8 @@ for a plan writes an "ok" result with a fixed time (0.5 ms) to
 --result-file. FAKE_RUNNER_SUSTAINED=1: its timing says the timed runs
 followed sustained ones, as vibegemm-run's --sustain-ms does.
 FAKE_RUNNER_FAST_GRID=G / FAKE_RUNNER_FAULT_GRID=G: a plan whose first
-launch has G blocks along x takes 0.4 ms / faults."""
+launch has G blocks along x takes 0.4 ms / faults. FAKE_RUNNER_FAST_CLUSTER=1:
+a plan whose first launch runs in clusters takes 0.3 ms."""
 import json
 import os
 import sys
@@ -15,10 +16,13 @@ if "--probe" in sys.argv:
 result_file = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--result-file="))
 plan_path = sys.argv[-1]
 with open(plan_path) as f:
-    grid_x = str(json.load(f)["launches"][0]["grid"][0])
+    launch = json.load(f)["launches"][0]
+grid_x = str(launch["grid"][0])
+time_ms = 0.4 if grid_x == os.environ.get("FAKE_RUNNER_FAST_GRID") else 0.5
+if "cluster" in launch and os.environ.get("FAKE_RUNNER_FAST_CLUSTER") == "1":
+    time_ms = 0.3
 result = {"tool": "vibegemm-run", "version": 1, "plan": plan_path, "status": "ok",
-          "time_ms": 0.4 if grid_x == os.environ.get("FAKE_RUNNER_FAST_GRID") else 0.5,
-          "tflops": 1.0, "timing": {"method": "cuda-events"}}
+          "time_ms": time_ms, "tflops": 1.0, "timing": {"method": "cuda-events"}}
 if os.environ.get("FAKE_RUNNER_SUSTAINED") == "1":
     result["timing"]["sustained"] = "after 10 untimed runs (500 ms)"
 if grid_x == os.environ.get("FAKE_RUNNER_FAULT_GRID"):
