@@ -96,6 +96,8 @@ void loadOnce() {
   std::string optional;
   resolve(lib, d.cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"}, optional);
   resolve(lib, d.cuLaunchKernelEx, {"cuLaunchKernelEx"}, optional);
+  resolve(lib, d.cuOccupancyMaxActiveClusters,
+          {"cuOccupancyMaxActiveClusters"}, optional);
   if (!ok) {
     loadError = std::string(path) + " lacks " + missing +
                 "; the driver is too old for this runtime";

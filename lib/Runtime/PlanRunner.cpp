@@ -301,6 +301,20 @@ struct LoadedPlan {
     return Outcome::ok();
   }
 
+  /// A clustered launch's configuration; `cluster` is its one attribute.
+  static CUlaunchConfig clusterConfig(Session &s, const PlanLaunch &launch,
+                                      CUlaunchAttribute &cluster) {
+    cluster = CUlaunchAttribute{};
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim = {launch.cluster[0], launch.cluster[1],
+                                launch.cluster[2]};
+    return CUlaunchConfig{launch.grid[0],    launch.grid[1],
+                          launch.grid[2],    launch.block[0],
+                          launch.block[1],   launch.block[2],
+                          launch.sharedBytes, s.stream,
+                          &cluster,          1};
+  }
+
   /// One kernel launch, in clusters where the plan says so.
   static CUresult launchOne(Session &s, CUfunction function,
                             const PlanLaunch &launch, void **params) {
@@ -309,16 +323,24 @@ struct LoadedPlan {
                                  launch.grid[2], launch.block[0],
                                  launch.block[1], launch.block[2],
                                  launch.sharedBytes, s.stream, params, nullptr);
-    CUlaunchAttribute cluster{};
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim = {launch.cluster[0], launch.cluster[1],
-                                launch.cluster[2]};
-    CUlaunchConfig config{launch.grid[0],    launch.grid[1],
-                          launch.grid[2],    launch.block[0],
-                          launch.block[1],   launch.block[2],
-                          launch.sharedBytes, s.stream,
-                          &cluster,          1};
+    CUlaunchAttribute cluster;
+    CUlaunchConfig config = clusterConfig(s, launch, cluster);
     return s.d->cuLaunchKernelEx(&config, function, params, nullptr);
+  }
+
+  /// How many of launch `i`'s clusters the GPU holds at once (null where
+  /// it does not run in clusters or the driver cannot say): a cluster's
+  /// blocks share a GPC, so fewer blocks than SMs may be resident.
+  json::Value maxActiveClusters(Session &s, size_t i) const {
+    const PlanLaunch &launch = plan->launches[i];
+    if (!launch.clustered() || !s.d->cuOccupancyMaxActiveClusters)
+      return nullptr;
+    CUlaunchAttribute cluster;
+    CUlaunchConfig config = clusterConfig(s, launch, cluster);
+    int count = 0;
+    if (s.d->cuOccupancyMaxActiveClusters(&count, functions[i], &config))
+      return nullptr;
+    return count;
   }
 
   /// Queues the plan's launches; `events` (launches + 1, or null) brackets
@@ -756,7 +778,8 @@ private:
             {"kernel", launch.kernel},
             {"median_ms", i < t.launchMedianMs.size()
                               ? json::Value(t.launchMedianMs[i])
-                              : json::Value(nullptr)}});
+                              : json::Value(nullptr)},
+            {"max_active_clusters", mainPlan.maxActiveClusters(session, i)}});
       result["launches"] = std::move(perLaunch);
       if (plan.flops > 0)
         result["tflops"] = plan.flops / (t.medianMs * 1e-3) / 1e12;

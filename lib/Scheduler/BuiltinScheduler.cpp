@@ -585,7 +585,7 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
 
 } // namespace
 
-llvm::SmallVector<SimtTiling, 2>
+llvm::SmallVector<TilingVariant, 2>
 vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
@@ -599,14 +599,14 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   SimtTiling persistent = chosen;
   persistent.tensorCore->stages = 3;
   persistent.tensorCore->persistentBlocks = target.smCount;
-  llvm::SmallVector<SimtTiling, 2> variants = {persistent};
+  llvm::SmallVector<TilingVariant, 2> variants = {{"persistent", persistent}};
   // Pairs of tiles along M share B's K-tiles: each block loads half and
   // multicasts it (cuBLAS's 2-CTA clusters; L2 traffic per K-tile 48 ->
   // 32 KiB a block). Grid y, the M tiles, must pair up.
   if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
     SimtTiling clustered = chosen;
     clustered.tensorCore->clusterRows = 2;
-    variants.push_back(clustered);
+    variants.push_back({"cluster", clustered});
   }
   return variants;
 }

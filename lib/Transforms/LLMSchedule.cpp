@@ -795,10 +795,10 @@ private:
   /// candidates ("builtin-variant"); a faster verified one wins.
   LogicalResult raceAlternatives(ModuleOp module, func::FuncOp dispatch,
                                  DispatchRecord &record) {
-    for (const vibegemm::SimtTiling &variant :
+    for (const vibegemm::TilingVariant &variant :
          vibegemm::alternativeTilings(record.problem, record.tiling, *info)) {
       FailureOr<std::string> script = vibegemm::writeSimtSchedule(
-          dispatch, record.problem, variant, dispatch.getSymName());
+          dispatch, record.problem, variant.tiling, dispatch.getSymName());
       if (failed(script))
         return failure();
       // The tuning database's winner may be this variant already.
@@ -821,6 +821,7 @@ private:
         record.candidates.push_back(json::Object{
             {"index", index},
             {"source", "builtin-variant"},
+            {"variant", variant.name},
             {"round", 0},
             {"status", "skipped"},
             {"script_hash", hash},
@@ -835,6 +836,7 @@ private:
           module, dispatch, record, *script,
           json::Object{{"index", index},
                        {"source", "builtin-variant"},
+                       {"variant", variant.name},
                        {"round", 0}}));
       if (rankOf(*record.candidates.back().getAsObject()) <
           rankOf(*record.candidates[record.winner].getAsObject()))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
-# persistent wgmma kernel against one block per tile, through the product's
+# built-in variants of the 128x256 wgmma tile (the persistent kernel, 2-block
+# clusters multicasting B) against one block per tile, through the product's
 # own race. `vibegemm-opt --llm-schedule=measure=on` times the built-in
-# schedule and its `builtin-variant` (the persistent kernel) beside cuBLAS,
+# schedule and its `builtin-variant`s beside cuBLAS,
 # each verified in an isolated child; this prints every candidate's status
 # and time per problem, ROUNDS times over (a variant that faults in any
 # round shows up), then does the same on the wgmma edge cases (ragged,
@@ -23,7 +24,8 @@ for d in r["dispatches"]:
         m = c.get("measurement") or {}
         cublas = (m.get("cublas") or {}).get("time_ms")
         t = c.get("time_ms")
-        parts.append(f"{c['source']} {c['status']} " + (f"{t:.4f} ms" if t else "-") +
+        name = c["source"] + (f" ({c['variant']})" if c.get("variant") else "")
+        parts.append(f"{name} {c['status']} " + (f"{t:.4f} ms" if t else "-") +
                      (f" (cuBLAS {cublas:.4f})" if cublas else "") +
                      ("" if c["status"] == "ok" else f" [{c.get('diagnostic', '')[:120]}]"))
     print(f"{d['name']}: " + "; ".join(parts) + f" -> {d['winner_source']}")
@@ -53,7 +55,8 @@ for round in $(seq "${ROUNDS:-5}"); do
 done | tee "$dest/race.txt"
 cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
        1x2000x1992x1000:tn 1x3960x4000x1000:tt 1x2048x4096x1024:nt:bias_relu
-       16x1000x1000x520:nn 4x1000x600x256:nn 1x8192x8200x200:nn)
+       16x1000x1000x520:nn 4x1000x600x256:nn 1x8192x8200x200:nn
+       1x4000x4000x1000:tn 4x2000x2040x256:nt)
 python3 python/bench/edge_cases.py /tmp/pcheck/edges bf16 p "${cases[@]}" || exit 1
 for src in /tmp/pcheck/edges/*.mlir; do
   name=$(basename "$src" .mlir)

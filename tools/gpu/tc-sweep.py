@@ -20,7 +20,7 @@ configuration is, by the built-in schedule's kernel op:
 
 - gemm_to_mma_sync: bm,bn,wm,wn,block_k,stages[,split_factor]
 - gemm_to_ffma: bm,bn,thread_m,thread_n,block_k,stages[,split_factor]
-- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group[,persistent_blocks]]]
+- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group[,persistent_blocks[,cluster_rows]]]]
 
 (a split factor only replaces one the built-in schedule already has, and 0
 leaves it; a group above 1 adds ``transform.vibegemm.group_blocks`` with
@@ -115,8 +115,18 @@ def variant(seq, cfg):
                          f"{m.group(2)} {{group = {cfg[5]}}} : !transform.any_op\n", seq, count=1)
         persistent = (f", persistent_blocks = {cfg[6]} : i64"
                       if len(cfg) > 6 and cfg[6] else "")
-        return re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
-                      rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64{persistent}}}\3", seq)
+        cluster = len(cfg) > 7 and cfg[7] > 1
+        if cluster:
+            persistent += f", cluster_rows = {cfg[7]} : i64"
+        seq = re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
+                     rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64{persistent}}}\3", seq)
+        if cluster:
+            # Clusters pair blocks by y before group_blocks renumbers them.
+            groups = re.findall(r" *transform\.vibegemm\.group_blocks [^\n]*\n", seq)
+            seq = re.sub(r" *transform\.vibegemm\.group_blocks [^\n]*\n", "", seq)
+            seq = re.sub(r"( *%\w+ = transform\.vibegemm\.gemm_to_wgmma [^\n]*\n)",
+                         lambda m: m.group(1) + "".join(groups), seq, count=1)
+        return seq
     wm, wn, bk, st = cfg[2:6]
     if len(cfg) > 6:
         seq = re.sub(r"split_factor = \d+", f"split_factor = {cfg[6]}", seq)

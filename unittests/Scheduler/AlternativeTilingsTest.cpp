@@ -25,8 +25,8 @@ GemmProblem problem(MLIRContext &ctx, int64_t m, int64_t n, int64_t k,
   return p;
 }
 
-llvm::SmallVector<SimtTiling, 2> variantsOf(const GemmProblem &p,
-                                            llvm::StringRef targetName) {
+llvm::SmallVector<TilingVariant, 2> variantsOf(const GemmProblem &p,
+                                               llvm::StringRef targetName) {
   const TargetInfo *target = lookupTarget(targetName);
   EXPECT_NE(target, nullptr);
   return alternativeTilings(p, chooseSimtTiling(p, *target), *target);
@@ -41,10 +41,11 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
   EXPECT_EQ(chosen.tensorCore->clusterRows, 1);
-  llvm::SmallVector<SimtTiling, 2> variants =
+  llvm::SmallVector<TilingVariant, 2> variants =
       alternativeTilings(p, chosen, *target);
   ASSERT_EQ(variants.size(), 2u);
-  const TensorCoreTiling &v = *variants[0].tensorCore;
+  EXPECT_EQ(variants[0].name, "persistent");
+  const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
   EXPECT_EQ(v.persistentBlocks, target->smCount);
   EXPECT_EQ(v.clusterRows, 1);
   EXPECT_EQ(v.stages, 3);
@@ -53,24 +54,25 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   EXPECT_EQ(v.consumers, chosen.tensorCore->consumers);
   EXPECT_EQ(v.groupRows, chosen.tensorCore->groupRows);
   // 32 tile rows pair up: clusters of two along M, otherwise the choice.
-  const TensorCoreTiling &clustered = *variants[1].tensorCore;
+  EXPECT_EQ(variants[1].name, "cluster");
+  const TensorCoreTiling &clustered = *variants[1].tiling.tensorCore;
   EXPECT_EQ(clustered.clusterRows, 2);
   EXPECT_EQ(clustered.persistentBlocks, 0);
   EXPECT_EQ(clustered.stages, chosen.tensorCore->stages);
   EXPECT_EQ(clustered.groupRows, chosen.tensorCore->groupRows);
   // A variant has no variants of its own.
-  for (const SimtTiling &variant : variants)
-    EXPECT_TRUE(alternativeTilings(p, variant, *target).empty());
+  for (const TilingVariant &variant : variants)
+    EXPECT_TRUE(alternativeTilings(p, variant.tiling, *target).empty());
 }
 
 TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
   MLIRContext ctx;
   // 8205 rows: 65 tiles of 128 (the irregular shape; its padded copies
   // keep M).
-  llvm::SmallVector<SimtTiling, 2> variants =
+  llvm::SmallVector<TilingVariant, 2> variants =
       variantsOf(problem(ctx, 8205, 2949, 5921), "sm_90a");
   ASSERT_EQ(variants.size(), 1u);
-  EXPECT_GT(variants[0].tensorCore->persistentBlocks, 0);
+  EXPECT_EQ(variants[0].name, "persistent");
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {

@@ -122,6 +122,9 @@ struct Driver {
   /// load with a clear message).
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
                                void **) = nullptr;
+  /// CUDA 12+; null on older drivers (the report then leaves it out).
+  CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
+                                           const CUlaunchConfig *) = nullptr;
 
   /// "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered".
   std::string describe(CUresult result) const;

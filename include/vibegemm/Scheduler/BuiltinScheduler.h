@@ -105,12 +105,18 @@ struct SimtTiling {
 /// consumer in a kernel of its own. Slow, and simple enough to trust.
 SimtTiling referenceTiling();
 
+/// A variant of the built-in choice and what report.json calls it.
+struct TilingVariant {
+  std::string name;
+  SimtTiling tiling;
+};
+
 /// Variants of the chosen tiling worth racing against it where candidates
 /// are measured on the GPU (never chosen on static estimates): for the
-/// 128x256 two-consumer wgmma tile, the persistent kernel and, where the
-/// tile rows pair up, clusters of two blocks multicasting B. Empty when
-/// there is none.
-llvm::SmallVector<SimtTiling, 2>
+/// 128x256 two-consumer wgmma tile, the persistent kernel ("persistent")
+/// and, where the tile rows pair up, clusters of two blocks multicasting B
+/// ("cluster"). Empty when there is none.
+llvm::SmallVector<TilingVariant, 2>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
 
