@@ -289,9 +289,14 @@ class ValidatorTests(PlanTestCase):
     def test_unknown_keys_warn(self):
         doc = good_plan()
         doc["schedule"] = "x"
-        doc["launches"][0]["cluster"] = [1, 1, 1]
+        doc["launches"][0]["note"] = "x"
         plan = self.validate(doc)
         self.assertEqual(len(plan.warnings), 2)
+
+    def test_cluster_launch_refused(self):
+        doc = good_plan()
+        doc["launches"][0]["cluster"] = [1, 2, 1]
+        self.assert_plan_error(doc, "launches in clusters are not supported")
 
     def test_ptx_file_missing(self):
         doc = good_plan()

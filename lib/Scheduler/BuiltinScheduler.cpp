@@ -585,7 +585,7 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
 
 } // namespace
 
-llvm::SmallVector<TilingVariant, 2>
+llvm::SmallVector<TilingVariant, 3>
 vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
@@ -599,14 +599,17 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   SimtTiling persistent = chosen;
   persistent.tensorCore->stages = 3;
   persistent.tensorCore->persistentBlocks = target.smCount;
-  llvm::SmallVector<TilingVariant, 2> variants = {{"persistent", persistent}};
+  llvm::SmallVector<TilingVariant, 3> variants = {{"persistent", persistent}};
   // Pairs of tiles along M share B's K-tiles: each block loads half and
   // multicasts it (cuBLAS's 2-CTA clusters; L2 traffic per K-tile 48 ->
   // 32 KiB a block). Grid y, the M tiles, must pair up.
+  // Both together are cuBLAS's kernel for this tile.
   if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
     SimtTiling clustered = chosen;
     clustered.tensorCore->clusterRows = 2;
     variants.push_back({"cluster", clustered});
+    persistent.tensorCore->clusterRows = 2;
+    variants.push_back({"persistent-cluster", persistent});
   }
   return variants;
 }
@@ -1088,7 +1091,9 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
                           "{{group = {0}} : !transform.any_op\n",
                           t.groupRows);
   };
-  // Clusters pair blocks by their y id, before grouping renumbers them.
+  // Clusters pair blocks by their y id, before grouping renumbers them; a
+  // persistent kernel in clusters orders its tiles itself (group_rows).
+  bool ownOrder = t.clusterRows > 1 && t.persistentBlocks;
   if (t.clusterRows == 1)
     groupBlocks();
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
@@ -1118,6 +1123,10 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
                   (t.clusterRows > 1
                        ? llvm::formatv(", cluster_rows = {0}", t.clusterRows)
                              .str()
+                       : std::string()) +
+                  (ownOrder && t.groupRows > 1
+                       ? llvm::formatv(", group_rows = {0}", t.groupRows)
+                             .str()
                        : std::string()),
               anyOp);
   else if (t.ffma)
@@ -1132,7 +1141,7 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
         "{{block_k = {0}, warps = array<i64: {1}, {2}>, stages = {3}{4}} : "
         "{5}\n",
         t.blockK, t.warpsM, t.warpsN, t.stages, f32PrecisionAttr(t), anyOp);
-  if (t.clusterRows > 1)
+  if (t.clusterRows > 1 && !ownOrder)
     groupBlocks();
 }
 
@@ -1161,7 +1170,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
     os << llvm::formatv(
         "  // Hopper schedule: {0}x{1} block tiles, a TMA producer warpgroup "
         "and {2} wgmma\n  // consumer warpgroup(s), K steps of {5} through a "
-        "{3}-stage mbarrier ring{4}{6}.\n",
+        "{3}-stage mbarrier ring{4}{6}{7}.\n",
         t.blockM, t.blockN, t.consumers, t.stages,
         t.alignOperands.empty() ? ""
                                 : ",\n  // operands with misaligned rows "
@@ -1174,7 +1183,8 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
                             "tiles",
                             t.persistentBlocks)
                   .str()
-        : t.clusterRows > 1
+            : std::string(),
+        t.clusterRows > 1
             ? llvm::formatv(",\n  // clusters of {0} blocks along M "
                             "multicast their parts of B",
                             t.clusterRows)

@@ -16,6 +16,25 @@
 using namespace mlir;
 using namespace mlir::vibegemm;
 
+std::pair<Value, Value> vibegemm::groupedOrder(OpBuilder &b, Location loc,
+                                               Value linear, int64_t gx,
+                                               int64_t gy, int64_t group) {
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value perGroup = c(group * gx);
+  Value first = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, linear, perGroup), c(group));
+  // The last group may hold fewer rows.
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, c(gy), first), c(group));
+  Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
+  Value y = arith::AddIOp::create(b, loc, first,
+                                  arith::RemUIOp::create(b, loc, inGroup, rows));
+  Value x = arith::DivUIOp::create(b, loc, inGroup, rows);
+  return {x, y};
+}
+
 LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
                                     gpu::LaunchOp launch, int64_t group,
                                     std::string &why) {
@@ -75,27 +94,14 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
   auto rowStart = arith::MulIOp::create(rewriter, loc, unitY, c(*gx));
   auto linearOp = arith::AddIOp::create(rewriter, loc, args.x, rowStart);
   readers.insert({rowStart, linearOp});
-  Value linear = linearOp;
-  Value perGroup = c(group * *gx);
-  Value first = arith::MulIOp::create(
-      rewriter, loc, arith::DivUIOp::create(rewriter, loc, linear, perGroup),
-      c(group));
-  // The last group may hold fewer rows.
-  Value rows = arith::MinUIOp::create(
-      rewriter, loc, arith::SubIOp::create(rewriter, loc, c(unitRows), first),
-      c(group));
-  Value inGroup = arith::RemUIOp::create(rewriter, loc, linear, perGroup);
-  Value y = arith::AddIOp::create(
-      rewriter, loc, first,
-      arith::RemUIOp::create(rewriter, loc, inGroup, rows));
-  Value x = arith::DivUIOp::create(rewriter, loc, inGroup, rows);
+  auto [x, y] = groupedOrder(rewriter, loc, linearOp, *gx, unitRows, group);
   if (rank)
     y = arith::AddIOp::create(
         rewriter, loc, arith::MulIOp::create(rewriter, loc, y, c(clusterRows)),
         rank);
 
-  // The new ids are computed from the launch's arguments (by the two ops
-  // above); every other read of the old ids takes them.
+  // The new ids are computed from the launch's arguments (by `readers`);
+  // every other read of the old ids takes them.
   auto replace = [&](Value old, Value now) {
     rewriter.replaceUsesWithIf(old, now, [&](OpOperand &use) {
       return !readers.contains(use.getOwner());

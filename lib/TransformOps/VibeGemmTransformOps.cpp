@@ -165,6 +165,11 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
     return emitOpError("persistent_blocks must not be negative");
   if (getClusterRows() != 1 && getClusterRows() != 2)
     return emitOpError("cluster_rows must be 1 or 2");
+  if (getGroupRows() < 1)
+    return emitOpError("group_rows must be positive");
+  if (getGroupRows() > 1 && getPersistentBlocks() == 0)
+    return emitOpError("group_rows orders a persistent kernel's tiles; "
+                       "other launches take transform.vibegemm.group_blocks");
   return verifyF32Precision(*this, getF32Precision());
 }
 
@@ -184,6 +189,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   options.precision = f32PrecisionOf(getF32Precision());
   options.persistentBlocks = getPersistentBlocks();
   options.clusterRows = getClusterRows();
+  options.groupRows = getGroupRows();
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

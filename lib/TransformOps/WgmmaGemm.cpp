@@ -21,6 +21,7 @@
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/TransformOps/AlignOperandRows.h"
 #include "vibegemm/TransformOps/GemmTile.h"
+#include "vibegemm/TransformOps/GroupBlocks.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -496,9 +497,6 @@ LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
     why = msg.str();
     return failure();
   };
-  if (persistent())
-    return fail("cluster_rows = 2 does not combine with persistent_blocks "
-                "yet");
   if (launch->hasAttr(kClusterShapeAttr) || launch.hasClusterSize())
     return fail("the launch already has a cluster shape");
   std::optional<int64_t> y =
@@ -559,6 +557,10 @@ LogicalResult WgmmaBuilder::analysePersistent(std::string &why) {
   gridZ = *z;
   tileCount = gridX * gridY * gridZ;
   blocks = std::min(opt.persistentBlocks, tileCount);
+  // Clusters take the tiles in pairs (analyseCluster checks they pair up).
+  if (clustered())
+    blocks = std::max(opt.clusterRows,
+                      blocks / opt.clusterRows * opt.clusterRows);
   // The consumers run the launch body once per tile, so it may only
   // compute views and indices besides the GEMM, its epilogue and their
   // block-local buffers.
@@ -1053,10 +1055,12 @@ scf::ForOp WgmmaBuilder::build() {
     // One block per SM (or per tile); the set-up below runs once, before
     // the tile loops.
     b.setInsertionPoint(launch);
-    Value grid = c(blocks), one = c(1);
+    // Clusters: grid x counts the clusters, y the blocks in each.
+    Value grid = c(blocks / opt.clusterRows), rows = c(opt.clusterRows),
+          one = c(1);
     b.modifyOpInPlace(launch, [&] {
       launch.getGridSizeXMutable().assign(grid);
-      launch.getGridSizeYMutable().assign(one);
+      launch.getGridSizeYMutable().assign(rows);
       launch.getGridSizeZMutable().assign(one);
     });
     b.setInsertionPointToStart(&launch.getBody().front());
@@ -1192,16 +1196,29 @@ scf::ForOp WgmmaBuilder::build() {
 
 std::pair<scf::ForOp, Value> WgmmaBuilder::emitTileLoop() {
   gpu::KernelDim3 ids = launch.getBlockIds();
-  auto loop = scf::ForOp::create(b, loc, ids.x, c(tileCount), c(blocks));
+  // In clusters, cluster ids.x takes pairs of vertically adjacent tiles
+  // (units of clusterRows rows), and its block ids.y the row in the pair.
+  int64_t rows = opt.clusterRows, steps = blocks / rows;
+  auto loop =
+      scf::ForOp::create(b, loc, ids.x, c(tileCount / rows), c(steps));
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
-  Value kStart = mul(div(arith::SubIOp::create(b, loc, t, ids.x), blocks),
+  Value kStart = mul(div(arith::SubIOp::create(b, loc, t, ids.x), steps),
                      c(kTileCount));
-  Value plane = c(gridX * gridY);
+  Value plane = c(gridX * gridY / rows);
   Value z = arith::DivUIOp::create(b, loc, t, plane);
   Value r = arith::RemUIOp::create(b, loc, t, plane);
-  Value x = rem(r, gridX);
-  Value y = div(r, gridX);
+  Value x, y;
+  if (opt.groupRows > 1) {
+    std::tie(x, y) =
+        groupedOrder(b, loc, r, gridX, gridY / rows,
+                     std::max<int64_t>(1, opt.groupRows / rows));
+  } else {
+    x = rem(r, gridX);
+    y = div(r, gridX);
+  }
+  if (clustered())
+    y = add(mul(y, c(rows)), ids.y);
   tileValues.clear();
   tileValues.map(ids.x, x);
   tileValues.map(ids.y, y);

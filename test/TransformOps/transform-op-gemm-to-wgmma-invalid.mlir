@@ -675,24 +675,16 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Not yet with a persistent kernel.
-func.func @cluster_persistent(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>) {
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    // expected-note @below {{target op}}
-    linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
-    gpu.terminator
-  }
+// group_rows orders a persistent kernel's tiles only.
+func.func @group_rows_not_persistent(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xf32>) {
   return
 }
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{cluster_rows = 2 does not combine with persistent_blocks yet}}
-    %loop = transform.vibegemm.gemm_to_wgmma %mm {cluster_rows = 2, persistent_blocks = 132} : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{group_rows orders a persistent kernel's tiles; other launches take transform.vibegemm.group_blocks}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {group_rows = 8} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -25,7 +25,7 @@ GemmProblem problem(MLIRContext &ctx, int64_t m, int64_t n, int64_t k,
   return p;
 }
 
-llvm::SmallVector<TilingVariant, 2> variantsOf(const GemmProblem &p,
+llvm::SmallVector<TilingVariant, 3> variantsOf(const GemmProblem &p,
                                                llvm::StringRef targetName) {
   const TargetInfo *target = lookupTarget(targetName);
   EXPECT_NE(target, nullptr);
@@ -41,9 +41,9 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
   EXPECT_EQ(chosen.tensorCore->clusterRows, 1);
-  llvm::SmallVector<TilingVariant, 2> variants =
+  llvm::SmallVector<TilingVariant, 3> variants =
       alternativeTilings(p, chosen, *target);
-  ASSERT_EQ(variants.size(), 2u);
+  ASSERT_EQ(variants.size(), 3u);
   EXPECT_EQ(variants[0].name, "persistent");
   const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
   EXPECT_EQ(v.persistentBlocks, target->smCount);
@@ -60,6 +60,12 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   EXPECT_EQ(clustered.persistentBlocks, 0);
   EXPECT_EQ(clustered.stages, chosen.tensorCore->stages);
   EXPECT_EQ(clustered.groupRows, chosen.tensorCore->groupRows);
+  // Both: cuBLAS's kernel for this tile.
+  EXPECT_EQ(variants[2].name, "persistent-cluster");
+  const TensorCoreTiling &both = *variants[2].tiling.tensorCore;
+  EXPECT_EQ(both.clusterRows, 2);
+  EXPECT_EQ(both.persistentBlocks, target->smCount);
+  EXPECT_EQ(both.stages, 3);
   // A variant has no variants of its own.
   for (const TilingVariant &variant : variants)
     EXPECT_TRUE(alternativeTilings(p, variant.tiling, *target).empty());
@@ -69,7 +75,7 @@ TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
   MLIRContext ctx;
   // 8205 rows: 65 tiles of 128 (the irregular shape; its padded copies
   // keep M).
-  llvm::SmallVector<TilingVariant, 2> variants =
+  llvm::SmallVector<TilingVariant, 3> variants =
       variantsOf(problem(ctx, 8205, 2949, 5921), "sm_90a");
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0].name, "persistent");

@@ -115,8 +115,8 @@ struct TilingVariant {
 /// are measured on the GPU (never chosen on static estimates): for the
 /// 128x256 two-consumer wgmma tile, the persistent kernel ("persistent")
 /// and, where the tile rows pair up, clusters of two blocks multicasting B
-/// ("cluster"). Empty when there is none.
-llvm::SmallVector<TilingVariant, 2>
+/// ("cluster") and both ("persistent-cluster"). Empty when there is none.
+llvm::SmallVector<TilingVariant, 3>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
 

@@ -24,6 +24,12 @@ namespace mlir::vibegemm {
 LogicalResult groupBlocks(RewriterBase &rewriter, gpu::LaunchOp launch,
                           int64_t group, std::string &why);
 
+/// The (x, y) the `linear`-th block (index) of a gx x gy grid takes in
+/// grouped order: groups of `group` rows (the last may hold fewer), y
+/// fastest within a group.
+std::pair<Value, Value> groupedOrder(OpBuilder &b, Location loc, Value linear,
+                                     int64_t gx, int64_t gy, int64_t group);
+
 } // namespace mlir::vibegemm
 
 #endif // VIBEGEMM_TRANSFORMOPS_GROUPBLOCKS_H

@@ -257,8 +257,16 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     must not depend on the block's y id, which is checked: run
     `transform.vibegemm.group_blocks` after this op (it keeps cluster pairs
     together). Grid y must be a constant even number; B stored `[K, N]`
-    needs a tile of a multiple of 128 columns. Not combined with
-    `persistent_blocks` yet.
+    needs a tile of a multiple of 128 columns. With `persistent_blocks`,
+    the launch becomes `P / 2` clusters of 2 blocks (grid `P / 2 x 2`),
+    each cluster taking pairs of vertically adjacent tiles.
+
+    A persistent kernel owns its tile order: `group_rows = G` (1 by
+    default, only with `persistent_blocks`) has its blocks take the tiles
+    in groups of G rows, y fastest within a group (what `group_blocks`
+    does for other launches; clusters keep their pairs). `group_blocks`
+    applied before a persistent rewrite works too, but not with
+    `cluster_rows`, whose check it fails.
 
     #### Return modes
 
@@ -276,8 +284,9 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     body has side effects besides the GEMM and its epilogue, or, with
     `cluster_rows = 2`, when grid y is not a constant even number, B's tile
     origin depends on the block's y id, B's tile cannot be split in halves
-    of whole boxes, the launch already has a cluster shape, or
-    `persistent_blocks` is set.
+    of whole boxes, or the launch already has a cluster shape.
+    `group_rows` other than 1 without `persistent_blocks` is a verifier
+    error.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
@@ -285,7 +294,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
                    DefaultValuedAttr<I64Attr, "1">:$consumers,
                    OptionalAttr<StrAttr>:$f32_precision,
                    DefaultValuedAttr<I64Attr, "0">:$persistent_blocks,
-                   DefaultValuedAttr<I64Attr, "1">:$cluster_rows);
+                   DefaultValuedAttr<I64Attr, "1">:$cluster_rows,
+                   DefaultValuedAttr<I64Attr, "1">:$group_rows);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{

@@ -33,6 +33,10 @@ struct WgmmaOptions {
   /// which share B: each block loads half of B's K-tile and multicasts it
   /// to both. 1: no clusters.
   int64_t clusterRows = 1;
+  /// Persistent kernels: the blocks take the tiles in groups of this many
+  /// rows (Triton's grouped order; clusters keep their pairs); 1: in the
+  /// launch's order.
+  int64_t groupRows = 1;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,
