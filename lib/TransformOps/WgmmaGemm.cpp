@@ -897,7 +897,9 @@ void WgmmaBuilder::releaseSlot(Value slot) {
     return;
   }
   // The partner's producer multicasts into this block's slot too, so it
-  // waits for both blocks' consumers.
+  // waits for both blocks' consumers. Its wait is nvgpu's (acquire at CTA
+  // scope), as CUTLASS's ClusterBarrier waits; MLIR 22's NVVM try_wait
+  // has no scope to ask for acquire.cluster.
   MLIRContext *ctx = b.getContext();
   Value address = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
                                                barriers, empty);
