@@ -29,8 +29,8 @@ std::pair<Value, Value> vibegemm::groupedOrder(OpBuilder &b, Location loc,
   Value rows = arith::MinUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, c(gy), first), c(group));
   Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
-  Value y = arith::AddIOp::create(b, loc, first,
-                                  arith::RemUIOp::create(b, loc, inGroup, rows));
+  Value y = arith::AddIOp::create(
+      b, loc, first, arith::RemUIOp::create(b, loc, inGroup, rows));
   Value x = arith::DivUIOp::create(b, loc, inGroup, rows);
   return {x, y};
 }
@@ -48,7 +48,8 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
   // together: the order is over clusters, and a cluster's blocks keep
   // their rank.
   int64_t clusterRows = 1;
-  if (auto shape = launch->getAttrOfType<DenseI64ArrayAttr>(kClusterShapeAttr)) {
+  if (auto shape =
+          launch->getAttrOfType<DenseI64ArrayAttr>(kClusterShapeAttr)) {
     if (shape.size() != 3 || shape[0] != 1 || shape[2] != 1 ||
         shape[1] < 1 || *gy % shape[1]) {
       why = "grouping blocks keeps only clusters of whole rows along y "

@@ -527,7 +527,8 @@ LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
                   "blocks of a cluster would not share B (apply group_blocks "
                   "after gemm_to_wgmma)");
     Operation *def = value.getDefiningOp();
-    if (!def || !body.getParentOp()->isAncestor(def) || !seen.insert(def).second)
+    if (!def || !body.getParentOp()->isAncestor(def) ||
+        !seen.insert(def).second)
       continue;
     if (auto id = dyn_cast<gpu::BlockIdOp>(def);
         id && id.getDimension() == gpu::Dimension::y)
