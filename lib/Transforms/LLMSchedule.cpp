@@ -806,18 +806,32 @@ private:
         continue;
       int64_t index = record.candidates.size();
       record.scripts.push_back(*script);
-      // A variant whose kernel failed on this device before is not run
-      // again (a hang would cost the measure timeout on every compile).
+      // A variant measured on this device before is not run again: a
+      // kernel that failed (a hang would cost the measure timeout on every
+      // compile), or one that ran and is not the database's winner, which
+      // beat it (three races per dispatch would slow every compile).
       namespace rt = vibegemm::runtime;
-      llvm::StringRef kernelFailures[] = {
-          rt::kStatusFault, rt::kStatusTimeout, rt::kStatusWrongResult};
+      llvm::StringRef measuredStatuses[] = {
+          rt::kStatusFault, rt::kStatusTimeout, rt::kStatusWrongResult,
+          rt::kStatusOk};
       std::string hash = hashText(*script);
-      if (std::optional<vibegemm::TuningDB::PastFailure> past =
-              tuningDB ? tuningDB->pastFailure(record.signature, target,
-                                               LLVM_VERSION_STRING,
-                                               measurement.device, hash,
-                                               kernelFailures)
+      if (std::optional<vibegemm::TuningDB::PastResult> past =
+              tuningDB ? tuningDB->pastResult(record.signature, target,
+                                              LLVM_VERSION_STRING,
+                                              measurement.device, hash,
+                                              measuredStatuses)
                        : std::nullopt) {
+        std::string why =
+            past->status == rt::kStatusOk
+                ? llvm::formatv("not run: {0:F4} ms on {1} in tuning run {2}, "
+                                "not the tuning database's winner",
+                                past->timeMs.value_or(0), measurement.device,
+                                past->runId)
+                      .str()
+                : llvm::formatv("not run: {0} on {1} in tuning run {2} ({3})",
+                                past->status, measurement.device, past->runId,
+                                past->diagnostic)
+                      .str();
         record.candidates.push_back(json::Object{
             {"index", index},
             {"source", "builtin-variant"},
@@ -825,11 +839,7 @@ private:
             {"round", 0},
             {"status", "skipped"},
             {"script_hash", hash},
-            {"diagnostic",
-             llvm::formatv("not run: {0} on {1} in tuning run {2} ({3})",
-                           past->status, measurement.device, past->runId,
-                           past->diagnostic)
-                 .str()}});
+            {"diagnostic", why}});
         continue;
       }
       record.candidates.push_back(evaluateScript(

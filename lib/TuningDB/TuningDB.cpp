@@ -429,15 +429,16 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
   return w;
 }
 
-std::optional<TuningDB::PastFailure>
-TuningDB::pastFailure(const std::string &signature, const std::string &target,
-                      const std::string &toolchain, const std::string &device,
-                      const std::string &scriptHash,
-                      llvm::ArrayRef<llvm::StringRef> statuses) {
+std::optional<TuningDB::PastResult>
+TuningDB::pastResult(const std::string &signature, const std::string &target,
+                     const std::string &toolchain, const std::string &device,
+                     const std::string &scriptHash,
+                     llvm::ArrayRef<llvm::StringRef> statuses) {
   if (statuses.empty())
     return std::nullopt;
   std::string sql =
-      "SELECT c.status, c.diagnostic, r.id FROM candidates c JOIN runs r ON "
+      "SELECT c.status, c.diagnostic, r.id, c.time_ms FROM candidates c "
+      "JOIN runs r ON "
       "c.run_id = r.id WHERE r.signature=? AND r.target=? AND "
       "r.toolchain=? AND r.device=? AND r.measured=1 AND c.script_hash=? "
       "AND c.status IN (?";
@@ -455,7 +456,11 @@ TuningDB::pastFailure(const std::string &signature, const std::string &target,
     s.bind(column++, status.str());
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
     return std::nullopt;
-  return PastFailure{s.text(0), s.text(1), sqlite3_column_int64(s.stmt, 2)};
+  PastResult past{s.text(0), s.text(1), std::nullopt,
+                  sqlite3_column_int64(s.stmt, 2)};
+  if (sqlite3_column_type(s.stmt, 3) != SQLITE_NULL)
+    past.timeMs = sqlite3_column_double(s.stmt, 3);
+  return past;
 }
 
 llvm::Expected<std::vector<WinnerInfo>>

@@ -622,7 +622,7 @@ TEST(TuningSpec, ReportsBadFiles) {
 
 namespace {
 
-TEST(TuningDBPastFailure, FindsTheLatestKernelFailureOnTheSameDevice) {
+TEST(TuningDBPastResult, FindsTheLatestKernelFailureOnTheSameDevice) {
   TempDir dir;
   std::unique_ptr<TuningDB> db = openOrDie(dir.file("t.db"));
   ASSERT_TRUE(db);
@@ -640,24 +640,54 @@ TEST(TuningDBPastFailure, FindsTheLatestKernelFailureOnTheSameDevice) {
     ASSERT_FALSE(bool(db->record(run)));
   }
   llvm::StringRef kernelFailures[] = {"fault", "timeout", "wrong-result"};
-  std::optional<TuningDB::PastFailure> past = db->pastFailure(
+  std::optional<TuningDB::PastResult> past = db->pastResult(
       "sig", "sm_90", "22.1.8", "NVIDIA H200", "v", kernelFailures);
   ASSERT_TRUE(past);
   EXPECT_EQ(past->status, "timeout");
   EXPECT_EQ(past->diagnostic, "it timeout");
   EXPECT_EQ(past->runId, 2);
+  EXPECT_FALSE(past->timeMs);
   // Another device, toolchain, signature or script, or other statuses: none.
-  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "22.1.8", "NVIDIA H100", "v",
+  EXPECT_FALSE(db->pastResult("sig", "sm_90", "22.1.8", "NVIDIA H100", "v",
                                kernelFailures));
-  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "23.0.0", "NVIDIA H200", "v",
+  EXPECT_FALSE(db->pastResult("sig", "sm_90", "23.0.0", "NVIDIA H200", "v",
                                kernelFailures));
-  EXPECT_FALSE(db->pastFailure("other", "sm_90", "22.1.8", "NVIDIA H200", "v",
+  EXPECT_FALSE(db->pastResult("other", "sm_90", "22.1.8", "NVIDIA H200", "v",
                                kernelFailures));
-  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "22.1.8", "NVIDIA H200", "h",
+  EXPECT_FALSE(db->pastResult("sig", "sm_90", "22.1.8", "NVIDIA H200", "h",
                                kernelFailures));
   llvm::StringRef wrongOnly[] = {"wrong-result"};
-  EXPECT_FALSE(db->pastFailure("sig", "sm_90", "22.1.8", "NVIDIA H200", "v",
-                               wrongOnly));
+  EXPECT_FALSE(db->pastResult("sig", "sm_90", "22.1.8", "NVIDIA H200", "v",
+                              wrongOnly));
+}
+
+TEST(TuningDBPastResult, GivesTheTimeOfAScriptThatRan) {
+  TempDir dir;
+  std::unique_ptr<TuningDB> db = openOrDie(dir.file("t.db"));
+  ASSERT_TRUE(db);
+  TuningRun run = makeRun("sig", 1.0, /*measured=*/true, script("a"));
+  CandidateRow variant;
+  variant.index = 1;
+  variant.source = "builtin-variant";
+  variant.status = "ok";
+  variant.timeMs = 1.25;
+  variant.script = script("b");
+  variant.scriptHash = "v";
+  run.candidates.push_back(variant);
+  ASSERT_FALSE(bool(db->record(run)));
+  llvm::StringRef ran[] = {"ok", "fault"};
+  std::optional<TuningDB::PastResult> past =
+      db->pastResult("sig", "sm_90", "22.1.8", "NVIDIA H200", "v", ran);
+  ASSERT_TRUE(past);
+  EXPECT_EQ(past->status, "ok");
+  ASSERT_TRUE(past->timeMs);
+  EXPECT_DOUBLE_EQ(*past->timeMs, 1.25);
+  // Runs ranked by static estimates say nothing about the kernel.
+  TuningRun estimated = makeRun("est", 1.0, /*measured=*/false, script("a"));
+  estimated.candidates.push_back(variant);
+  ASSERT_FALSE(bool(db->record(estimated)));
+  EXPECT_FALSE(
+      db->pastResult("est", "sm_90", "22.1.8", "NVIDIA H200", "v", ran));
 }
 
 } // namespace

@@ -127,18 +127,19 @@ public:
                                      const std::string &target,
                                      const std::string &toolchain);
 
-  /// A script's kernel failure in an earlier measured run.
-  struct PastFailure {
+  /// How a script ended in an earlier measured run.
+  struct PastResult {
     std::string status, diagnostic;
+    std::optional<double> timeMs;
     int64_t runId = 0;
   };
   /// The latest measured run on `device` in which the script hashed
   /// `scriptHash` ended in one of `statuses`, if any.
-  std::optional<PastFailure>
-  pastFailure(const std::string &signature, const std::string &target,
-              const std::string &toolchain, const std::string &device,
-              const std::string &scriptHash,
-              llvm::ArrayRef<llvm::StringRef> statuses);
+  std::optional<PastResult>
+  pastResult(const std::string &signature, const std::string &target,
+             const std::string &toolchain, const std::string &device,
+             const std::string &scriptHash,
+             llvm::ArrayRef<llvm::StringRef> statuses);
 
   /// The winners that `filter` selects, sorted by signature, target,
   /// toolchain (byte order).
