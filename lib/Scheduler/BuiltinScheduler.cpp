@@ -591,8 +591,26 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const TargetInfo &target) {
   const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
   if (!t || !t->wgmma || t->persistentBlocks || t->clusterRows != 1 ||
-      t->blockM != 128 || t->blockN != 256 || t->consumers != 2 ||
-      t->splitK != 1 || !t->f32Precision.empty())
+      !t->f32Precision.empty())
+    return {};
+  // Split-K over a small output under the 64x128 tile reads B once per 64
+  // rows of M. A 128x128 tile split twice as finely keeps the block count,
+  // halves each block's serial K-tiles and reads each operand once
+  // (128x128x65536: 48 -> 32 MB from L2; DRAM stays about 34 MB, as L2
+  // serves the repeated B reads; f32 partials 4 -> 8 MB, written and read
+  // again). The split GEMM measured latency-bound (h200-2026-12-04-splitk).
+  if (t->splitK > 1 && t->blockM == 64 && t->blockN == 128 &&
+      problem.m >= 128) {
+    SimtTiling wide = chosen;
+    TensorCoreTiling &w = *wide.tensorCore;
+    w.blockM = 128;
+    w.splitK = 2 * t->splitK;
+    if (problem.k % (w.splitK * w.blockK) || problem.k / w.splitK < 256)
+      return {};
+    return {{"split-wide", wide}};
+  }
+  if (t->blockM != 128 || t->blockN != 256 || t->consumers != 2 ||
+      t->splitK != 1)
     return {};
   // One block per SM looping over the tiles; its consumers' staging tiles
   // beside the ring leave room for three stages.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
-# built-in variants of the 128x256 wgmma tile (the persistent kernel, 2-block
-# clusters multicasting B) against one block per tile, through the product's
+# built-in variants (of the 128x256 wgmma tile: the persistent kernel, 2-block
+# clusters multicasting B, both; of split-K's 64x128 tile: 128x128 split
+# twice as finely) against the built-in choice, through the product's
 # own race. `vibegemm-opt --llm-schedule=measure=on` times the built-in
 # schedule and its `builtin-variant`s beside cuBLAS,
 # each verified in an isolated child; this prints every candidate's status
@@ -49,7 +50,7 @@ sys.path.insert(0, "python/bench")
 import problems
 os.makedirs(sys.argv[1], exist_ok=True)
 want = {"l1_square", "a_cube_8192", "l1_standard", "l1_trans_b", "l1_batched", "l1_small_k",
-        "l1_irregular", "a_tiny_k", "l2_bias_relu", "l2_scale_residual"}
+        "l1_irregular", "a_tiny_k", "l2_bias_relu", "l2_scale_residual", "a_huge_k"}
 for p in problems.suite():
     if p.base in want and p.dtype == "bf16":
         open(os.path.join(sys.argv[1], p.name + ".mlir"), "w").write(problems.mlir(p))

@@ -71,6 +71,27 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
     EXPECT_TRUE(alternativeTilings(p, variant.tiling, *target).empty());
 }
 
+TEST(AlternativeTilings, WiderSplitTileForHugeK) {
+  MLIRContext ctx;
+  const TargetInfo *target = lookupTarget("sm_90a");
+  ASSERT_NE(target, nullptr);
+  GemmProblem p = problem(ctx, 128, 128, 65536);
+  SimtTiling chosen = chooseSimtTiling(p, *target);
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  ASSERT_EQ(chosen.tensorCore->blockM, 64);
+  ASSERT_GT(chosen.tensorCore->splitK, 1);
+  llvm::SmallVector<TilingVariant, 3> variants =
+      alternativeTilings(p, chosen, *target);
+  ASSERT_EQ(variants.size(), 1u);
+  EXPECT_EQ(variants[0].name, "split-wide");
+  const TensorCoreTiling &w = *variants[0].tiling.tensorCore;
+  EXPECT_EQ(w.blockM, 128);
+  EXPECT_EQ(w.blockN, 128);
+  // The same number of blocks: one tile row fewer, twice the splits.
+  EXPECT_EQ(w.splitK, 2 * chosen.tensorCore->splitK);
+  EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, *target).empty());
+}
+
 TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
   MLIRContext ctx;
   // 8205 rows: 65 tiles of 128 (the irregular shape; its padded copies

@@ -115,7 +115,9 @@ struct TilingVariant {
 /// are measured on the GPU (never chosen on static estimates): for the
 /// 128x256 two-consumer wgmma tile, the persistent kernel ("persistent")
 /// and, where the tile rows pair up, clusters of two blocks multicasting B
-/// ("cluster") and both ("persistent-cluster"). Empty when there is none.
+/// ("cluster") and both ("persistent-cluster"); for split-K under the
+/// 64x128 tile, a 128x128 tile split twice as finely ("split-wide"). Empty
+/// when there is none.
 llvm::SmallVector<TilingVariant, 3>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
