@@ -625,7 +625,7 @@ private:
     json::Object summary;
     for (const char *key :
          {"status", "reference", "reference_cpu_check", "seed", "timing",
-          "outputs", "cublas", "device", "recheck"})
+          "outputs", "cublas", "device", "recheck", "launches"})
       if (json::Value *v = result.get(key))
         summary[key] = *v;
     candidate["measurement"] = std::move(summary);

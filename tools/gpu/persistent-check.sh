@@ -18,13 +18,19 @@ set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/pcheck
 source tools/gpu/env.sh
-summary() {
-  python3 - "$1" <<'PY'
+summary() { # report.json: one line per dispatch, and a record in candidates.jsonl
+  python3 - "$1" "$dest/candidates.jsonl" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 for d in r["dispatches"]:
-    parts = []
+    parts, record = [], []
     for c in d["candidates"]:
+        m = c.get("measurement") or {}
+        record.append({"name": c["source"] + ("/" + c["variant"] if c.get("variant") else ""),
+                       "status": c["status"], "time_ms": c.get("time_ms"),
+                       "cublas_ms": (m.get("cublas") or {}).get("time_ms"),
+                       "max_active_clusters": [l.get("max_active_clusters")
+                                               for l in m.get("launches") or []]})
         m = c.get("measurement") or {}
         cublas = (m.get("cublas") or {}).get("time_ms")
         t = c.get("time_ms")
@@ -33,6 +39,30 @@ for d in r["dispatches"]:
                      (f" (cuBLAS {cublas:.4f})" if cublas else "") +
                      ("" if c["status"] == "ok" else f" [{c.get('diagnostic', '')[:120]}]"))
     print(f"{d['name']}: " + "; ".join(parts) + f" -> {d['winner_source']}")
+    with open(sys.argv[2], "a") as f:
+        f.write(json.dumps({"dispatch": d["name"], "candidates": record}) + "\n")
+PY
+}
+table() { # candidates.jsonl -> per dispatch, each candidate's median over rounds
+  python3 - "$dest/candidates.jsonl" <<'PY'
+import json, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    for c in r["candidates"]:
+        runs.setdefault(r["dispatch"], {}).setdefault(c["name"], []).append(c)
+print("dispatch | candidate | statuses | median ms | vs builtin | cuBLAS/it | max active clusters")
+for dispatch, by_name in runs.items():
+    base = [c["time_ms"] for c in by_name.get("builtin", []) if c["time_ms"]]
+    for name, cs in by_name.items():
+        times = [c["time_ms"] for c in cs if c["time_ms"]]
+        cublas = [c["cublas_ms"] for c in cs if c["cublas_ms"]]
+        t = statistics.median(times) if times else None
+        print(" | ".join([dispatch, name, ",".join(sorted({c["status"] for c in cs})),
+                          f"{t:.4f}" if t else "-",
+                          f"{statistics.median(base) / t:.3f}" if t and base else "-",
+                          f"{statistics.median(cublas) / t:.3f}" if t and cublas else "-",
+                          str(cs[-1]["max_active_clusters"])]))
 PY
 }
 deadline=$((SECONDS + ${TIME_BUDGET:-520}))
@@ -60,6 +90,7 @@ for round in $(seq "${ROUNDS:-2}"); do
   echo "== round $round"
   for src in /tmp/pcheck/inputs/*.mlir; do race "$(basename "$src" .mlir)" "$src"; done
 done | tee "$dest/race.txt"
+table | tee "$dest/summary.txt"
 exit 0
 fi
 cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
