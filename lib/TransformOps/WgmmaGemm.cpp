@@ -522,19 +522,15 @@ LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
   llvm::SmallPtrSet<Operation *, 16> seen;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    if (value == blockY)
+    Operation *def = value.getDefiningOp();
+    auto id = dyn_cast_or_null<gpu::BlockIdOp>(def);
+    if (value == blockY || (id && id.getDimension() == gpu::Dimension::y))
       return fail("B's tile origin depends on the block's y id, so the "
                   "blocks of a cluster would not share B (apply group_blocks "
                   "after gemm_to_wgmma)");
-    Operation *def = value.getDefiningOp();
     if (!def || !body.getParentOp()->isAncestor(def) ||
         !seen.insert(def).second)
       continue;
-    if (auto id = dyn_cast<gpu::BlockIdOp>(def);
-        id && id.getDimension() == gpu::Dimension::y)
-      return fail("B's tile origin depends on the block's y id, so the "
-                  "blocks of a cluster would not share B (apply group_blocks "
-                  "after gemm_to_wgmma)");
     def->walk([&](Operation *nested) {
       llvm::append_range(worklist, nested->getOperands());
     });
