@@ -73,10 +73,7 @@ private:
 };
 
 LogicalResult BlockSoftmaxBuilder::analyse(std::string &why) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   if (!softmax.hasPureBufferSemantics())
     return fail("the softmax must be bufferized first (it works on tensors)");
   launch = softmax->getParentOfType<gpu::LaunchOp>();

@@ -98,10 +98,7 @@ private:
 };
 
 LogicalResult FfmaBuilder::analyse(std::string &why) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   FailureOr<BlockGemm> facts =
       analyseBlockGemm(gemm, "ffma", why, /*allowF32=*/true);
   if (failed(facts))

@@ -420,10 +420,7 @@ FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
                                                 StringRef path,
                                                 std::string &why,
                                                 bool allowF32) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   BlockGemm g;
   if (!gemm.hasPureBufferSemantics())
     return fail("the GEMM must be bufferized first (it works on tensors)");

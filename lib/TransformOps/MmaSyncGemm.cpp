@@ -132,10 +132,7 @@ private:
 };
 
 LogicalResult MmaSyncBuilder::analyse(std::string &why) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   bool tf32 = opt.precision != F32Precision::None;
   FailureOr<BlockGemm> facts =
       analyseBlockGemm(gemm, "mma.sync", why, /*allowF32=*/true);

@@ -315,10 +315,7 @@ private:
 };
 
 LogicalResult WgmmaBuilder::analyse(std::string &why) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   FailureOr<BlockGemm> facts =
       analyseBlockGemm(gemm, "wgmma", why, /*allowF32=*/true);
   if (failed(facts))
@@ -493,10 +490,7 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
 }
 
 LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   if (launch->hasAttr(kClusterShapeAttr) || launch.hasClusterSize())
     return fail("the launch already has a cluster shape");
   std::optional<int64_t> y =
@@ -539,10 +533,7 @@ LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
 }
 
 LogicalResult WgmmaBuilder::analysePersistent(std::string &why) {
-  auto fail = [&](const Twine &msg) {
-    why = msg.str();
-    return failure();
-  };
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
   std::optional<int64_t> x = getConstantIntValue(grid.x);
   std::optional<int64_t> y = getConstantIntValue(grid.y);

@@ -32,11 +32,17 @@ llvm::SmallVector<TilingVariant, 3> variantsOf(const GemmProblem &p,
   return alternativeTilings(p, chooseSimtTiling(p, *target), *target);
 }
 
+/// sm_90a, where the built-in choices below are wgmma tilings.
+const TargetInfo &hopper() {
+  const TargetInfo *target = lookupTarget("sm_90a");
+  EXPECT_NE(target, nullptr);
+  return *target;
+}
+
 TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   MLIRContext ctx;
   GemmProblem p = problem(ctx, 4096, 4096, 4096);
-  const TargetInfo *target = lookupTarget("sm_90a");
-  ASSERT_NE(target, nullptr);
+  const TargetInfo *target = &hopper();
   SimtTiling chosen = chooseSimtTiling(p, *target);
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
@@ -73,15 +79,13 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
   MLIRContext ctx;
-  const TargetInfo *target = lookupTarget("sm_90a");
-  ASSERT_NE(target, nullptr);
   GemmProblem p = problem(ctx, 128, 128, 65536);
-  SimtTiling chosen = chooseSimtTiling(p, *target);
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   ASSERT_EQ(chosen.tensorCore->blockM, 64);
   ASSERT_GT(chosen.tensorCore->splitK, 1);
   llvm::SmallVector<TilingVariant, 3> variants =
-      alternativeTilings(p, chosen, *target);
+      alternativeTilings(p, chosen, hopper());
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0].name, "split-wide");
   const TensorCoreTiling &w = *variants[0].tiling.tensorCore;
@@ -89,7 +93,7 @@ TEST(AlternativeTilings, WiderSplitTileForHugeK) {
   EXPECT_EQ(w.blockN, 128);
   // The same number of blocks: one tile row fewer, twice the splits.
   EXPECT_EQ(w.splitK, 2 * chosen.tensorCore->splitK);
-  EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, *target).empty());
+  EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, hopper()).empty());
 }
 
 TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {

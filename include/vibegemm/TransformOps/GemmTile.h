@@ -44,6 +44,12 @@ struct BlockGemm {
   Type elementType;
 };
 
+/// An analysis's refusal: sets `why` to `msg` and fails.
+inline LogicalResult refuse(std::string &why, const Twine &msg) {
+  why = msg.str();
+  return failure();
+}
+
 /// Checks `gemm` is such a contraction; `path` names the instruction in
 /// the element-type diagnostic ("mma.sync", "wgmma"). `allowF32` also
 /// accepts f32 operands (paths without tensor cores).
