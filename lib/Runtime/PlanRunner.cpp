@@ -315,7 +315,9 @@ struct LoadedPlan {
                           &cluster,          1};
   }
 
-  /// One kernel launch, in clusters where the plan says so.
+  /// One kernel launch, in clusters where the plan says so (its PTX asks
+  /// for the same shape with .reqnctapercluster, as Triton's num_ctas
+  /// kernels do, which Triton launches the same way).
   static CUresult launchOne(Session &s, CUfunction function,
                             const PlanLaunch &launch, void **params) {
     if (!launch.clustered())
