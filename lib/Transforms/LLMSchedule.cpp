@@ -208,8 +208,8 @@ std::string hashText(StringRef text) {
 }
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename,
-/// so a reader never sees a half-written artifact.
-LogicalResult writeArtifact(Location loc, StringRef dir, StringRef name,
+/// so a reader never sees a half-written file.
+llvm::Error writeAtomically(StringRef dir, StringRef name,
                             StringRef contents) {
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, name);
@@ -217,8 +217,16 @@ LogicalResult writeArtifact(Location loc, StringRef dir, StringRef name,
         os << contents;
         return llvm::Error::success();
       }))
-    return emitError(loc, "cannot write ")
-           << path << ": " << llvm::toString(std::move(err));
+    return llvm::createStringError("cannot write " + path + ": " +
+                                   llvm::toString(std::move(err)));
+  return llvm::Error::success();
+}
+
+/// writeAtomically, its failure a diagnostic at `loc`.
+LogicalResult writeArtifact(Location loc, StringRef dir, StringRef name,
+                            StringRef contents) {
+  if (llvm::Error err = writeAtomically(dir, name, contents))
+    return emitError(loc) << llvm::toString(std::move(err));
   return success();
 }
 
@@ -761,16 +769,46 @@ private:
     candidate["dynamic_shared_bytes"] = dynamicSharedBytes(*plan);
     candidate["estimated_ms"] =
         staticEstimateMs(roofline, *plan, kernels, *info);
-    if (measurement.enabled) {
+    bool keep = keepCandidates && !artifactsDir.empty();
+    if (measurement.enabled || keep) {
       std::map<std::string, std::string> files;
       decoratePlan(*plan, record, files);
       files[record.name + ".ptx"] = ptx;
       files[record.name + ".plan.json"] =
           formatJson(json::Value(std::move(*plan)));
-      recordMeasurement(candidate,
-                        measureCandidate(record.name + ".plan.json", files));
+      if (keep) {
+        files[record.name + ".schedule.mlir"] = script.str();
+        keepCandidateFiles(candidate, record, files);
+      }
+      if (measurement.enabled)
+        recordMeasurement(candidate,
+                          measureCandidate(record.name + ".plan.json", files));
     }
     return std::move(candidate);
+  }
+
+  /// keep-candidates: the candidate's `files` in a directory of its own
+  /// under the artifacts, named in the report as "files" (or why not as
+  /// "files_error": a copy kept for inspection does not fail the run).
+  void keepCandidateFiles(json::Object &candidate, const DispatchRecord &record,
+                          const std::map<std::string, std::string> &files) {
+    std::string relative =
+        llvm::formatv("candidates/{0}-{1}", record.name,
+                      candidate.getInteger("index").value_or(-1))
+            .str();
+    llvm::SmallString<256> dir(artifactsDir);
+    llvm::sys::path::append(dir, relative);
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      candidate["files_error"] =
+          ("cannot create " + dir + ": " + ec.message()).str();
+      return;
+    }
+    for (auto &[name, contents] : files)
+      if (llvm::Error err = writeAtomically(dir, name, contents)) {
+        candidate["files_error"] = llvm::toString(std::move(err));
+        return;
+      }
+    candidate["files"] = relative;
   }
 
   /// The protocol a run's times were taken under, from what vibegemm-run

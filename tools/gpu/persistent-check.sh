@@ -8,7 +8,7 @@
 # each verified in an isolated child; this prints every candidate's status
 # and time per problem, ROUNDS times over (a variant that faults in any
 # round shows up), then does the same on the wgmma edge cases (ragged,
-# layouts, batched, bias + ReLU) and runs each winning plan under
+# layouts, batched, bias + ReLU) and runs every candidate's plan under
 # compute-sanitizer memcheck.
 # A device call lasts at most 600 s: races stop starting once TIME_BUDGET
 # seconds (default 520) have passed, saying what they skipped, and the edge
@@ -70,7 +70,7 @@ race() { # name input.mlir
   if ((SECONDS > deadline)); then echo "$1: skipped (time budget)"; return; fi
   rm -rf "/tmp/pcheck/$1"
   timeout 900 build/bin/vibegemm-opt "$2" \
-    --llm-schedule="measure=on target=sm_90a artifacts-dir=/tmp/pcheck/$1" \
+    --llm-schedule="measure=on target=sm_90a artifacts-dir=/tmp/pcheck/$1 keep-candidates=${KEEP:-false}" \
     -o /dev/null 2> "/tmp/pcheck/$1.log" || { echo "$1: compile failed: $(tail -c 300 "/tmp/pcheck/$1.log")"; return; }
   summary "/tmp/pcheck/$1/report.json"
 }
@@ -98,11 +98,16 @@ cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
        16x1000x1000x520:nn 4x1000x600x256:nn 1x8192x8200x200:nn
        1x4000x4000x1000:tn 4x2000x2040x256:nt)
 python3 python/bench/edge_cases.py /tmp/pcheck/edges bf16 p "${cases[@]}" || exit 1
+# Every candidate's files are kept (keep-candidates), so each variant runs
+# under memcheck, not only the winner.
 for src in /tmp/pcheck/edges/*.mlir; do
   name=$(basename "$src" .mlir)
-  race "$name" "$src"
-  plan=$(ls /tmp/pcheck/"$name"/*_d0.plan.json 2>/dev/null | head -1)
-  [ -n "$plan" ] && printf '  winner under memcheck: %s\n' "$(compute-sanitizer --tool memcheck \
-    --print-limit 5 build/bin/vibegemm-run --no-isolate --verify-only "$plan" 2>&1 |
-    grep -E 'ERROR SUMMARY' | tr '\n' ' ')"
+  KEEP=true race "$name" "$src"
+  for plan in /tmp/pcheck/"$name"/candidates/*/*_d0.plan.json; do
+    [ -f "$plan" ] || continue
+    if ((SECONDS > deadline)); then echo "  memcheck skipped (time budget)"; break; fi
+    printf '  %s under memcheck: %s\n' "$(basename "$(dirname "$plan")")" \
+      "$(compute-sanitizer --tool memcheck --print-limit 5 build/bin/vibegemm-run \
+        --no-isolate --verify-only "$plan" 2>&1 | grep -E 'ERROR SUMMARY' | tr '\n' ' ')"
+  done
 done | tee "$dest/edges.txt"

@@ -274,6 +274,10 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            "GPU architecture (sm_80, sm_90, sm_90a)">,
     Option<"artifactsDir", "artifacts-dir", "std::string", /*default=*/"\"\"",
            "Directory for PTX, schedules, launch plans and report.json">,
+    Option<"keepCandidates", "keep-candidates", "bool", /*default=*/"false",
+           "Also write every candidate that compiled (PTX, launch plan with "
+           "its reference, script) to <artifacts-dir>/candidates/"
+           "<dispatch>-<index>/, to inspect or rerun it">,
     Option<"db", "db", "std::string", /*default=*/"\"\"",
            "Tuning database path (or $VIBEGEMM_DB)">,
     Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
