@@ -585,7 +585,7 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
 
 } // namespace
 
-llvm::SmallVector<TilingVariant, 3>
+llvm::SmallVector<TilingVariant, 4>
 vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
@@ -617,7 +617,19 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   SimtTiling persistent = chosen;
   persistent.tensorCore->stages = 3;
   persistent.tensorCore->persistentBlocks = target.smCount;
-  llvm::SmallVector<TilingVariant, 3> variants = {{"persistent", persistent}};
+  llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", persistent}};
+  // cuBLAS's epilogue: results in the output type through a TMA store
+  // that overlaps the next tile; its staging (two passes of 128 bf16
+  // columns, 32 KiB) leaves room for four stages. 2-D outputs whose rows
+  // TMA can address (multiples of 16 bytes) only.
+  Type result = problem.resultType;
+  if (problem.batch == 1 && result && result.isIntOrFloat() &&
+      problem.n * result.getIntOrFloatBitWidth() % 128 == 0) {
+    SimtTiling tma = persistent;
+    tma.tensorCore->stages = 4;
+    tma.tensorCore->tmaStore = true;
+    variants.push_back({"persistent-tma", tma});
+  }
   // Pairs of tiles along M share B's K-tiles: each block loads half and
   // multicasts it (cuBLAS's 2-CTA clusters; L2 traffic per K-tile 48 ->
   // 32 KiB a block). Grid y, the M tiles, must pair up.
@@ -1145,7 +1157,8 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
                   (ownOrder && t.groupRows > 1
                        ? llvm::formatv(", group_rows = {0}", t.groupRows)
                              .str()
-                       : std::string()),
+                       : std::string()) +
+                  (t.tmaStore ? ", tma_store" : ""),
               anyOp);
   else if (t.ffma)
     os << llvm::formatv(

@@ -170,6 +170,9 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
   if (getGroupRows() > 1 && getPersistentBlocks() == 0)
     return emitOpError("group_rows orders a persistent kernel's tiles; "
                        "other launches take transform.vibegemm.group_blocks");
+  if (getTmaStore() && getPersistentBlocks() == 0)
+    return emitOpError("tma_store is the persistent kernel's epilogue; it "
+                       "needs persistent_blocks");
   return verifyF32Precision(*this, getF32Precision());
 }
 
@@ -190,6 +193,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   options.persistentBlocks = getPersistentBlocks();
   options.clusterRows = getClusterRows();
   options.groupRows = getGroupRows();
+  options.tmaStore = getTmaStore();
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

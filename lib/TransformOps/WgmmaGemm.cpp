@@ -168,6 +168,7 @@ private:
   bool clustered() const { return opt.clusterRows > 1; }
   LogicalResult analysePersistent(std::string &why);
   LogicalResult analyseCluster(std::string &why);
+  LogicalResult analyseTmaStore(std::string &why);
   /// The consumers' release of ring slot `slot`: an arrive on its "empty"
   /// mbarrier, in every block of the cluster.
   void releaseSlot(Value slot);
@@ -238,6 +239,17 @@ private:
   /// Persistent: each consumer stages its accumulators in passes of
   /// columns through its own staging tile and finishes them.
   void emitConsumerEpilogue(scf::ForOp loop);
+  /// Persistent with tma_store: each consumer finishes its accumulators in
+  /// registers, writes them to its swizzled staging tile in the output
+  /// type, and its first thread stores the boxes with TMA.
+  void emitConsumerTmaEpilogue(scf::ForOp loop);
+  /// The first thread of each consumer warpgroup.
+  Value consumerLeader() {
+    return cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
+  }
+  /// Waits (in the consumer leader) until its TMA stores have read their
+  /// staging tile (`readOnly`) or completed.
+  void waitStores(bool readOnly);
   /// Stores accumulator columns [firstColumn, firstColumn + columns) of a
   /// consumer thread's pairs to `staging` (its column 0 is firstColumn),
   /// rows from `rowBase`.
@@ -272,8 +284,12 @@ private:
     return std::min<int64_t>(blockN, kPersistentPassColumns);
   }
   int64_t consumerStagingBytes() const {
+    if (opt.tmaStore)
+      return rowsPerConsumer * tmaPassColumns * outBytes;
     return rowsPerConsumer * (passColumns() + kStagePad) * 4;
   }
+  /// tma_store: output columns in one 128-byte box row.
+  int64_t boxColumns() const { return kKTileBytes / outBytes; }
   int64_t sharedBytes() const {
     if (persistent())
       return ringBytes() + opt.consumers * consumerStagingBytes() +
@@ -301,6 +317,11 @@ private:
   int64_t blockK = 64, mmaK = 16;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
   EpilogueChain chain;
+  /// tma_store: the one buffer the epilogue writes, as TMA stores it, its
+  /// element type and size, and the columns staged per pass.
+  TmaOperand out;
+  Type outType;
+  int64_t outBytes = 4, tmaPassColumns = 0;
   // Persistent kernels: the launch's grid, its body (run once per tile by
   // the consumers) and the part of it the producer clones for its origins.
   int64_t gridX = 1, gridY = 1, gridZ = 1, tileCount = 1, blocks = 1;
@@ -484,6 +505,8 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   chain = std::move(*epilogue);
   if (persistent() && failed(analysePersistent(why)))
     return failure();
+  if (opt.tmaStore && failed(analyseTmaStore(why)))
+    return failure();
   if (clustered())
     return analyseCluster(why);
   return success();
@@ -529,6 +552,67 @@ LogicalResult WgmmaBuilder::analyseCluster(std::string &why) {
       llvm::append_range(worklist, nested->getOperands());
     });
   }
+  return success();
+}
+
+LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
+  if (!persistent())
+    return fail("tma_store needs persistent_blocks");
+  if (batched)
+    return fail("tma_store writes 2-D outputs; batched and split-K GEMMs "
+                "finish through their staging tile");
+  // The buffers the epilogue writes (block-local ones stay in registers).
+  llvm::SetVector<Value> written;
+  for (Value buffer : {chain.accumulator})
+    if (!isBlockLocalAllocation(buffer))
+      written.insert(buffer);
+  for (linalg::GenericOp op : chain.ops)
+    if (!isBlockLocalAllocation(op.getDpsInits()[0]))
+      written.insert(op.getDpsInits()[0]);
+  if (written.size() != 1)
+    return fail(llvm::formatv("tma_store writes one output; this epilogue "
+                              "writes {0} buffers",
+                              written.size()));
+  out.tile = written.front();
+  auto tileType = cast<MemRefType>(out.tile.getType());
+  AffineMap accMap = gemm.getIndexingMapsArray()[2];
+  if (tileType.getRank() != 2 || resultPosition(accMap, mDim) != 0u ||
+      resultPosition(accMap, nDim) != 1u)
+    return fail("tma_store writes an [M, N] output");
+  outType = tileType.getElementType();
+  if (!outType.isF32() && !outType.isF16() && !outType.isBF16())
+    return fail("tma_store writes f32, f16 or bf16 outputs");
+  outBytes = outType.getIntOrFloatBitWidth() / 8;
+  if (failed(traceToRoot(out, why)))
+    return failure();
+  auto rootType = dyn_cast<MemRefType>(out.root.getType());
+  bool rowMajor =
+      rootType && (rootType.getLayout().isIdentity() ||
+                   out.root.getDefiningOp<bufferization::ToBufferOp>());
+  if (!rootType || rootType.getRank() != 2 || !rootType.hasStaticShape() ||
+      !rowMajor || launch.getBody().isAncestor(out.root.getParentRegion()))
+    return fail("tma_store writes a view of a whole static row-major "
+                "buffer defined outside the gpu.launch");
+  if (rootType.getDimSize(1) * outBytes % 16)
+    return fail(llvm::formatv("output rows of {0} elements are not a "
+                              "multiple of 16 bytes, as TMA needs",
+                              rootType.getDimSize(1)));
+  // The widest pass of whole boxes whose staging fits beside the ring.
+  for (int64_t columns = blockN; columns >= boxColumns();
+       columns -= boxColumns()) {
+    if (blockN % columns)
+      continue;
+    tmaPassColumns = columns;
+    if (sharedBytes() <= kMaxDynamicSharedBytes)
+      break;
+  }
+  if (sharedBytes() > kMaxDynamicSharedBytes)
+    return fail(llvm::formatv("the {0}-stage ring and the TMA staging "
+                              "tiles need {1} bytes of shared memory (at "
+                              "most {2})",
+                              opt.stages, sharedBytes(),
+                              kMaxDynamicSharedBytes));
   return success();
 }
 
@@ -615,6 +699,24 @@ void WgmmaBuilder::createDescriptors() {
     op->descriptor = nvgpu::TmaCreateDescriptorOp::create(
         b, loc, tensorMapType(op->boxRows), unranked, box);
   }
+  if (!opt.tmaStore)
+    return;
+  // Output boxes: 64 rows of one 128-byte swizzle row each.
+  Value unranked = memref::CastOp::create(
+      b, loc,
+      UnrankedMemRefType::get(outType,
+                              cast<MemRefType>(out.root.getType())
+                                  .getMemorySpace()),
+      out.root);
+  auto type = nvgpu::TensorMapDescriptorType::get(
+      b.getContext(),
+      MemRefType::get({64, boxColumns()}, outType, AffineMap(), smemSpace()),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  out.descriptor = nvgpu::TmaCreateDescriptorOp::create(
+      b, loc, type, unranked, ValueRange{c(64), c(boxColumns())});
 }
 
 void WgmmaBuilder::emitProducer(Value kTiles, Value kStart) {
@@ -940,6 +1042,111 @@ void WgmmaBuilder::emitConsumerEpilogue(scf::ForOp loop) {
   }
 }
 
+void WgmmaBuilder::waitStores(bool readOnly) {
+  auto ifLeader = scf::IfOp::create(b, loc, consumerLeader(),
+                                    /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(
+      b, loc, b.getI32IntegerAttr(0),
+      readOnly ? b.getUnitAttr() : UnitAttr());
+}
+
+void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
+  MLIRContext *ctx = b.getContext();
+  int64_t columns = tmaPassColumns, boxCols = boxColumns();
+  int64_t boxesPerPass = rowsPerConsumer / 64 * (columns / boxCols);
+  constexpr int64_t kBoxBytes = 64 * kKTileBytes;
+  Value stagingBase =
+      add(c(ringBytes()), mul(warpgroup, c(consumerStagingBytes())));
+  Value staging = sharedView(stagingBase,
+                             {consumerStagingBytes() / outBytes}, outType);
+  Value barrierId = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), add(warpgroup, c(kFirstConsumerBarrier)));
+  auto consumerBarrier = [&]() { namedBarrier(barrierId, kWarpgroup); };
+  // Thread (lane l, warp w) holds rows 16w + l / 4 (+ 8) of each 64-row
+  // group: rows r and r + 8 share r % 8 = l / 4, the swizzle's XOR.
+  auto [row, colBase] = accumulatorOrigin();
+  Value swizzle = rem(row, 8);
+  Value firstRow = mul(warpgroup, c(rowsPerConsumer));
+  // The output tile's origin, as the launch body computes it for this
+  // tile (traced again: the body's uses were remapped per tile).
+  std::string why;
+  (void)traceToRoot(out, why);
+  Value rowOrigin = add(origin(out, 0), firstRow);
+  Value colOrigin = origin(out, 1);
+  // Past a ragged edge the epilogue's loads are clamped inside the tile;
+  // TMA drops the values there.
+  std::optional<int64_t> m = getConstantIntValue(mSize);
+  std::optional<int64_t> n = getConstantIntValue(nSize);
+  auto clamp = [&](Value index, Value size, bool whole) {
+    if (whole)
+      return index;
+    return arith::MinUIOp::create(
+               b, loc, index, arith::SubIOp::create(b, loc, size, c(1)))
+        .getResult();
+  };
+  bool wholeRows = m && *m == blockM, wholeCols = n && *n == blockN;
+  auto pairType = VectorType::get({2}, outType);
+  for (int64_t pass = 0; pass < blockN / columns; ++pass) {
+    // The last pass's stores have read the staging tile.
+    waitStores(/*readOnly=*/true);
+    consumerBarrier();
+    for (int64_t g = 0; g < rowsPerConsumer / 64; ++g)
+      for (int64_t j = 0; j < columns / 8; ++j)
+        for (int64_t half = 0; half < 2; ++half) {
+          Value tileRow = add(firstRow, add(row, c(g * 64 + half * 8)));
+          Value tileCol = add(colBase, c(pass * columns + 8 * j));
+          SmallVector<Value, 2> values;
+          for (int64_t e = 0; e < 2; ++e) {
+            Value acc = LLVM::ExtractValueOp::create(
+                b, loc, loop.getResult(g),
+                4 * (pass * columns / 8 + j) + 2 * half + e);
+            Value value;
+            for (auto [buffer, result] :
+                 finish(clamp(tileRow, mSize, wholeRows),
+                        clamp(add(tileCol, c(e)), nSize, wholeCols), acc))
+              if (buffer == out.tile)
+                value = result;
+            values.push_back(value);
+          }
+          // Byte (r, x) of a 64-row box sits at r * 128 + x with x's
+          // 16-byte chunk XORed by r % 8 (TMA's 128-byte swizzle).
+          int64_t box = g * (columns / boxCols) + 8 * j / boxCols;
+          Value byte = mul(add(colBase, c(8 * j % boxCols)), c(outBytes));
+          Value chunk = arith::XOrIOp::create(b, loc, div(byte, 16), swizzle);
+          Value offset = add(
+              add(c(box * kBoxBytes), mul(add(row, c(half * 8)), c(128))),
+              add(mul(chunk, c(16)), rem(byte, 16)));
+          vector::StoreOp::create(
+              b, loc,
+              vector::FromElementsOp::create(b, loc, pairType, values),
+              staging, ValueRange{div(offset, outBytes)},
+              /*nontemporal=*/false, llvm::Align(2 * outBytes));
+        }
+    // The writes reach the async proxy before the leader's stores read.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    consumerBarrier();
+    auto ifLeader = scf::IfOp::create(b, loc, consumerLeader(),
+                                      /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+    for (int64_t box = 0; box < boxesPerPass; ++box) {
+      int64_t g = box / (columns / boxCols), x = box % (columns / boxCols);
+      Value view = sharedView(add(stagingBase, c(box * kBoxBytes)),
+                              {64, boxCols}, outType);
+      nvgpu::TmaAsyncStoreOp::create(
+          b, loc, view, out.descriptor,
+          ValueRange{add(colOrigin, c(pass * columns + x * boxCols)),
+                     add(rowOrigin, c(g * 64))},
+          Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  }
+}
+
 SmallVector<std::pair<Value, Value>>
 WgmmaBuilder::finish(Value row, Value col, Value staged) {
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
@@ -1166,7 +1373,14 @@ scf::ForOp WgmmaBuilder::build() {
       tileExtents();
       loop = emitConsumer(kTiles, kStart);
       setEpilogueInsertionPoint(b, chain);
-      emitConsumerEpilogue(loop);
+      if (opt.tmaStore) {
+        emitConsumerTmaEpilogue(loop);
+        // The last tile's stores complete before the block exits.
+        b.setInsertionPointAfter(tiles);
+        waitStores(/*readOnly=*/false);
+      } else {
+        emitConsumerEpilogue(loop);
+      }
     }
   }
   if (!persistent()) {

@@ -25,7 +25,7 @@ GemmProblem problem(MLIRContext &ctx, int64_t m, int64_t n, int64_t k,
   return p;
 }
 
-llvm::SmallVector<TilingVariant, 3> variantsOf(const GemmProblem &p,
+llvm::SmallVector<TilingVariant, 4> variantsOf(const GemmProblem &p,
                                                llvm::StringRef targetName) {
   const TargetInfo *target = lookupTarget(targetName);
   EXPECT_NE(target, nullptr);
@@ -47,9 +47,9 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
   EXPECT_EQ(chosen.tensorCore->clusterRows, 1);
-  llvm::SmallVector<TilingVariant, 3> variants =
+  llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, *target);
-  ASSERT_EQ(variants.size(), 3u);
+  ASSERT_EQ(variants.size(), 4u);
   EXPECT_EQ(variants[0].name, "persistent");
   const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
   EXPECT_EQ(v.persistentBlocks, target->smCount);
@@ -59,19 +59,29 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   EXPECT_EQ(v.blockN, chosen.tensorCore->blockN);
   EXPECT_EQ(v.consumers, chosen.tensorCore->consumers);
   EXPECT_EQ(v.groupRows, chosen.tensorCore->groupRows);
+  EXPECT_FALSE(v.tmaStore);
+  // The persistent kernel with the TMA-store epilogue, whose smaller
+  // staging leaves room for four stages.
+  EXPECT_EQ(variants[1].name, "persistent-tma");
+  const TensorCoreTiling &tma = *variants[1].tiling.tensorCore;
+  EXPECT_TRUE(tma.tmaStore);
+  EXPECT_EQ(tma.persistentBlocks, target->smCount);
+  EXPECT_EQ(tma.stages, 4);
+  EXPECT_EQ(tma.clusterRows, 1);
   // 32 tile rows pair up: clusters of two along M, otherwise the choice.
-  EXPECT_EQ(variants[1].name, "cluster");
-  const TensorCoreTiling &clustered = *variants[1].tiling.tensorCore;
+  EXPECT_EQ(variants[2].name, "cluster");
+  const TensorCoreTiling &clustered = *variants[2].tiling.tensorCore;
   EXPECT_EQ(clustered.clusterRows, 2);
   EXPECT_EQ(clustered.persistentBlocks, 0);
   EXPECT_EQ(clustered.stages, chosen.tensorCore->stages);
   EXPECT_EQ(clustered.groupRows, chosen.tensorCore->groupRows);
   // Both: cuBLAS's kernel for this tile.
-  EXPECT_EQ(variants[2].name, "persistent-cluster");
-  const TensorCoreTiling &both = *variants[2].tiling.tensorCore;
+  EXPECT_EQ(variants[3].name, "persistent-cluster");
+  const TensorCoreTiling &both = *variants[3].tiling.tensorCore;
   EXPECT_EQ(both.clusterRows, 2);
   EXPECT_EQ(both.persistentBlocks, target->smCount);
   EXPECT_EQ(both.stages, 3);
+  EXPECT_FALSE(both.tmaStore);
   // A variant has no variants of its own.
   for (const TilingVariant &variant : variants)
     EXPECT_TRUE(alternativeTilings(p, variant.tiling, *target).empty());
@@ -84,7 +94,7 @@ TEST(AlternativeTilings, WiderSplitTileForHugeK) {
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   ASSERT_EQ(chosen.tensorCore->blockM, 64);
   ASSERT_GT(chosen.tensorCore->splitK, 1);
-  llvm::SmallVector<TilingVariant, 3> variants =
+  llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0].name, "split-wide");
@@ -100,10 +110,21 @@ TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
   MLIRContext ctx;
   // 8205 rows: 65 tiles of 128 (the irregular shape; its padded copies
   // keep M).
-  llvm::SmallVector<TilingVariant, 3> variants =
+  llvm::SmallVector<TilingVariant, 4> variants =
       variantsOf(problem(ctx, 8205, 2949, 5921), "sm_90a");
+  // Its bf16 rows of 2949 (5898 bytes) are no multiple of 16 bytes, which
+  // TMA stores need.
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0].name, "persistent");
+}
+
+TEST(AlternativeTilings, NoTmaStoreForBatchedOutputs) {
+  MLIRContext ctx;
+  // 128 batches of 512x2048: 3-D outputs, which the TMA epilogue refuses.
+  GemmProblem batched = problem(ctx, 512, 2048, 1024);
+  batched.batch = 128;
+  for (const TilingVariant &variant : variantsOf(batched, "sm_90a"))
+    EXPECT_FALSE(variant.tiling.tensorCore->tmaStore) << variant.name;
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {

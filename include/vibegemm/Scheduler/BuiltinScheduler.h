@@ -36,6 +36,9 @@ struct TensorCoreTiling {
   /// wgmma only: 2 runs blocks in clusters of two tiles along M that
   /// multicast their halves of B (`cluster_rows`); 1: no clusters.
   int64_t clusterRows = 1;
+  /// wgmma persistent kernels only: the epilogue in registers, written out
+  /// by TMA stores that overlap the next tile (`tma_store`).
+  bool tmaStore = false;
   /// Inputs (0: A, 1: B) whose rows are not a multiple of 16 bytes, first
   /// copied into zero-padded buffers (`transform.vibegemm.align_operand_rows`)
   /// so TMA, or the FFMA path's 16-byte copies, can read them.
@@ -118,7 +121,7 @@ struct TilingVariant {
 /// ("cluster") and both ("persistent-cluster"); for split-K under the
 /// 64x128 tile, a 128x128 tile split twice as finely ("split-wide"). Empty
 /// when there is none.
-llvm::SmallVector<TilingVariant, 3>
+llvm::SmallVector<TilingVariant, 4>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
 

@@ -37,6 +37,10 @@ struct WgmmaOptions {
   /// rows (Triton's grouped order; clusters keep their pairs); 1: in the
   /// launch's order.
   int64_t groupRows = 1;
+  /// Persistent kernels: each consumer applies the epilogue in registers,
+  /// writes its rows in the output type to a swizzled staging tile and a
+  /// TMA store writes them out while it goes on to the next tile.
+  bool tmaStore = false;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,

@@ -5,7 +5,9 @@ for a plan writes an "ok" result with a fixed time (0.5 ms) to
 followed sustained ones, as vibegemm-run's --sustain-ms does.
 FAKE_RUNNER_FAST_GRID=G / FAKE_RUNNER_FAULT_GRID=G: a plan whose first
 launch has G blocks along x takes 0.4 ms / faults. FAKE_RUNNER_FAST_CLUSTER=1:
-a plan whose first launch runs in clusters takes 0.3 ms."""
+a plan whose first launch runs in clusters takes 0.3 ms.
+FAKE_RUNNER_FAST_TMA_STORE=1: a plan whose first kernel stores with TMA
+(cp.async.bulk.tensor from shared to global) takes 0.2 ms."""
 import json
 import os
 import sys
@@ -21,6 +23,10 @@ grid_x = str(launch["grid"][0])
 time_ms = 0.4 if grid_x == os.environ.get("FAKE_RUNNER_FAST_GRID") else 0.5
 if "cluster" in launch and os.environ.get("FAKE_RUNNER_FAST_CLUSTER") == "1":
     time_ms = 0.3
+if os.environ.get("FAKE_RUNNER_FAST_TMA_STORE") == "1":
+    with open(os.path.join(os.path.dirname(plan_path), launch["ptx"])) as f:
+        if ".global.shared::cta" in f.read():
+            time_ms = 0.2
 result = {"tool": "vibegemm-run", "version": 1, "plan": plan_path, "status": "ok",
           "time_ms": time_ms, "tflops": 1.0, "timing": {"method": "cuda-events"}}
 if os.environ.get("FAKE_RUNNER_SUSTAINED") == "1":
