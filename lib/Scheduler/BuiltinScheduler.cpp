@@ -623,23 +623,28 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   // columns, 32 KiB) leaves room for four stages. 2-D outputs whose rows
   // TMA can address (multiples of 16 bytes) only.
   Type result = problem.resultType;
-  if (problem.batch == 1 && result && result.isIntOrFloat() &&
-      problem.n * result.getIntOrFloatBitWidth() % 128 == 0) {
-    SimtTiling tma = persistent;
-    tma.tensorCore->stages = 4;
-    tma.tensorCore->tmaStore = true;
-    variants.push_back({"persistent-tma", tma});
-  }
+  bool tmaStore = problem.batch == 1 && result && result.isIntOrFloat() &&
+                  problem.n * result.getIntOrFloatBitWidth() % 128 == 0;
+  auto withTmaStore = [](SimtTiling tiling) {
+    tiling.tensorCore->stages = 4;
+    tiling.tensorCore->tmaStore = true;
+    return tiling;
+  };
+  if (tmaStore)
+    variants.push_back({"persistent-tma", withTmaStore(persistent)});
   // Pairs of tiles along M share B's K-tiles: each block loads half and
   // multicasts it (cuBLAS's 2-CTA clusters; L2 traffic per K-tile 48 ->
   // 32 KiB a block). Grid y, the M tiles, must pair up.
-  // Both together are cuBLAS's kernel for this tile.
   if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
     SimtTiling clustered = chosen;
     clustered.tensorCore->clusterRows = 2;
     variants.push_back({"cluster", clustered});
+    // All three together are cuBLAS's kernel for this tile.
     persistent.tensorCore->clusterRows = 2;
-    variants.push_back({"persistent-cluster", persistent});
+    if (tmaStore)
+      variants.push_back({"persistent-cluster-tma", withTmaStore(persistent)});
+    else
+      variants.push_back({"persistent-cluster", persistent});
   }
   return variants;
 }

@@ -75,13 +75,13 @@ TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
   EXPECT_EQ(clustered.persistentBlocks, 0);
   EXPECT_EQ(clustered.stages, chosen.tensorCore->stages);
   EXPECT_EQ(clustered.groupRows, chosen.tensorCore->groupRows);
-  // Both: cuBLAS's kernel for this tile.
-  EXPECT_EQ(variants[3].name, "persistent-cluster");
-  const TensorCoreTiling &both = *variants[3].tiling.tensorCore;
-  EXPECT_EQ(both.clusterRows, 2);
-  EXPECT_EQ(both.persistentBlocks, target->smCount);
-  EXPECT_EQ(both.stages, 3);
-  EXPECT_FALSE(both.tmaStore);
+  // All three: cuBLAS's kernel for this tile.
+  EXPECT_EQ(variants[3].name, "persistent-cluster-tma");
+  const TensorCoreTiling &all = *variants[3].tiling.tensorCore;
+  EXPECT_EQ(all.clusterRows, 2);
+  EXPECT_EQ(all.persistentBlocks, target->smCount);
+  EXPECT_EQ(all.stages, 4);
+  EXPECT_TRUE(all.tmaStore);
   // A variant has no variants of its own.
   for (const TilingVariant &variant : variants)
     EXPECT_TRUE(alternativeTilings(p, variant.tiling, *target).empty());
@@ -123,8 +123,14 @@ TEST(AlternativeTilings, NoTmaStoreForBatchedOutputs) {
   // 128 batches of 512x2048: 3-D outputs, which the TMA epilogue refuses.
   GemmProblem batched = problem(ctx, 512, 2048, 1024);
   batched.batch = 128;
-  for (const TilingVariant &variant : variantsOf(batched, "sm_90a"))
+  llvm::SmallVector<TilingVariant, 4> variants = variantsOf(batched, "sm_90a");
+  for (const TilingVariant &variant : variants)
     EXPECT_FALSE(variant.tiling.tensorCore->tmaStore) << variant.name;
+  // Its 4 tile rows pair up: the persistent clusters keep the staged
+  // epilogue and its 3 stages.
+  ASSERT_EQ(variants.size(), 3u);
+  EXPECT_EQ(variants[2].name, "persistent-cluster");
+  EXPECT_EQ(variants[2].tiling.tensorCore->stages, 3);
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
