@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
-# built-in variants (of the 128x256 wgmma tile: the persistent kernel, 2-block
-# clusters multicasting B, both; of split-K's 64x128 tile: 128x128 split
-# twice as finely) against the built-in choice, through the product's
+# built-in variants (of the 128x256 wgmma tile: the persistent kernel, the
+# same with the TMA-store epilogue, 2-block clusters multicasting B, all
+# three; of split-K's 64x128 tile: 128x128 split twice as finely) against the built-in choice, through the product's
 # own race. `vibegemm-opt --llm-schedule=measure=on` times the built-in
 # schedule and its `builtin-variant`s beside cuBLAS,
 # each verified in an isolated child; this prints every candidate's status
