@@ -580,6 +580,22 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   if (tileType.getRank() != 2 || resultPosition(accMap, mDim) != 0u ||
       resultPosition(accMap, nDim) != 1u)
     return fail("tma_store writes an [M, N] output");
+  // TMA stores whole 64-row boxes, clipped only at the buffer's edges: a
+  // tile smaller than the block (a ragged edge, or a tile narrower than
+  // the box) would overwrite its neighbour's rows or write past the
+  // output's extent inside a larger buffer.
+  if (tileType.isDynamicDim(0) || tileType.isDynamicDim(1) ||
+      tileType.getDimSize(0) != blockM || tileType.getDimSize(1) != blockN)
+    return fail(llvm::formatv("tma_store stores whole {0}x{1} tiles; this "
+                              "output tile is {2}x{3} (ragged or narrower "
+                              "tiles keep the staged epilogue)",
+                              blockM, blockN,
+                              tileType.isDynamicDim(0)
+                                  ? std::string("?")
+                                  : std::to_string(tileType.getDimSize(0)),
+                              tileType.isDynamicDim(1)
+                                  ? std::string("?")
+                                  : std::to_string(tileType.getDimSize(1))));
   outType = tileType.getElementType();
   if (!outType.isF32() && !outType.isF16() && !outType.isBF16())
     return fail("tma_store writes f32, f16 or bf16 outputs");
@@ -1075,18 +1091,6 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   (void)traceToRoot(out, why);
   Value rowOrigin = add(origin(out, 0), firstRow);
   Value colOrigin = origin(out, 1);
-  // Past a ragged edge the epilogue's loads are clamped inside the tile;
-  // TMA drops the values there.
-  std::optional<int64_t> m = getConstantIntValue(mSize);
-  std::optional<int64_t> n = getConstantIntValue(nSize);
-  auto clamp = [&](Value index, Value size, bool whole) {
-    if (whole)
-      return index;
-    return arith::MinUIOp::create(
-               b, loc, index, arith::SubIOp::create(b, loc, size, c(1)))
-        .getResult();
-  };
-  bool wholeRows = m && *m == blockM, wholeCols = n && *n == blockN;
   auto pairType = VectorType::get({2}, outType);
   for (int64_t pass = 0; pass < blockN / columns; ++pass) {
     // The last pass's stores have read the staging tile.
@@ -1104,8 +1108,7 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
                 4 * (pass * columns / 8 + j) + 2 * half + e);
             Value value;
             for (auto [buffer, result] :
-                 finish(clamp(tileRow, mSize, wholeRows),
-                        clamp(add(tileCol, c(e)), nSize, wholeCols), acc))
+                 finish(tileRow, add(tileCol, c(e)), acc))
               if (buffer == out.tile)
                 value = result;
             values.push_back(value);

@@ -733,15 +733,16 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// TMA addresses rows in multiples of 16 bytes: 98 f32 outputs a row are
-// 392 bytes.
-func.func @tma_store_odd_rows(%a: memref<128x64xbf16>, %b: memref<98x64xbf16>, %c: memref<128x98xf32>) {
+// TMA addresses rows in multiples of 16 bytes: a 128x128 tile of an output
+// whose rows are 129 f32 (516 bytes) is refused.
+func.func @tma_store_odd_rows(%a: memref<128x64xbf16>, %b: memref<128x64xbf16>, %c: memref<128x129xf32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %sc = memref.subview %c[0, 0] [128, 128] [1, 1] : memref<128x129xf32> to memref<128x128xf32, strided<[129, 1]>>
     // expected-note @below {{target op}}
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-        ins(%a, %b : memref<128x64xbf16>, memref<98x64xbf16>) outs(%c : memref<128x98xf32>)
+        ins(%a, %b : memref<128x64xbf16>, memref<128x64xbf16>) outs(%sc : memref<128x128xf32, strided<[129, 1]>>)
     gpu.terminator
   }
   return
@@ -750,8 +751,86 @@ func.func @tma_store_odd_rows(%a: memref<128x64xbf16>, %b: memref<98x64xbf16>, %
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{output rows of 98 elements are not a multiple of 16 bytes, as TMA needs}}
+    // expected-error @below {{output rows of 129 elements are not a multiple of 16 bytes, as TMA needs}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, tma_store} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// TMA stores whole boxes, clipped at the buffer's edges only: a ragged
+// last tile (500x480 outputs in 128x256 tiles) keeps the staged epilogue.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @tma_store_ragged(%a: memref<500x128xbf16>, %b: memref<480x128xbf16>, %r: memref<500x480xbf16>, %c: memref<500x480xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c4, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %idx = gpu.block_id x
+    %idy = gpu.block_id y
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%idy]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 256)>()[%idx]
+    %ms = affine.min affine_map<()[s0] -> (128, s0 * -128 + 500)>()[%idy]
+    %ns = affine.min affine_map<()[s0] -> (256, s0 * -256 + 480)>()[%idx]
+    %sa = memref.subview %a[%m0, 0] [%ms, 128] [1, 1] : memref<500x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    %sb = memref.subview %b[%n0, 0] [%ns, 128] [1, 1] : memref<480x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    %sr = memref.subview %r[%m0, %n0] [%ms, %ns] [1, 1] : memref<500x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [%ms, %ns] [1, 1] : memref<500x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
+    %acc = memref.alloc(%ms, %ns) : memref<?x?xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<?x?xf32>)
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%sa, %sb : memref<?x128xbf16, strided<[128, 1], offset: ?>>, memref<?x128xbf16, strided<[128, 1], offset: ?>>)
+        outs(%acc : memref<?x?xf32>)
+    linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %sr : memref<?x?xf32>, memref<?x?xbf16, strided<[480, 1], offset: ?>>) outs(%sc : memref<?x?xbf16, strided<[480, 1], offset: ?>>) {
+    ^bb0(%v: f32, %res: bf16, %o: bf16):
+      %e = arith.extf %res : bf16 to f32
+      %s = arith.addf %v, %e : f32
+      %t = arith.truncf %s : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<?x?xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tma_store stores whole 128x256 tiles; this output tile is ?x? (ragged or narrower tiles keep the staged epilogue)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 3, consumers = 2, stages = 3, tma_store} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A 64-row tile under two consumers runs in a 128-row block: a TMA store of
+// the second consumer's box would write the next tile's rows.
+func.func @tma_store_narrow_tile(%a: memref<64x64xbf16>, %b: memref<128x64xbf16>, %c: memref<64x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+        ins(%a, %b : memref<64x64xbf16>, memref<128x64xbf16>) outs(%c : memref<64x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tma_store stores whole 128x128 tiles; this output tile is 64x128 (ragged or narrower tiles keep the staged epilogue)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, consumers = 2, tma_store} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -269,20 +269,22 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     `cluster_rows`, whose check it fails.
 
     TMA store epilogue (`tma_store`, only with `persistent_blocks`): each
-    consumer runs the epilogue on its accumulators in registers (loads of
-    bias or residual clamped inside the tile at ragged edges), writes the
+    consumer runs the epilogue on its accumulators in registers, writes the
     results in the output's element type to its own staging tile of
     64-row, 128-byte-wide boxes in TMA's 128-byte swizzle (conflict-free
     for the accumulator layout), fences them to the async proxy, and its
-    first thread stores the boxes with `cp.async.bulk.tensor` (TMA drops
-    what lies past the output's edges). It does not wait for the stores:
+    first thread stores the boxes with `cp.async.bulk.tensor`. It does not
+    wait for the stores:
     the next tile's epilogue waits until they have read the staging tile,
     and the block waits for them to complete before it exits. The staging
     tile is the widest pass of whole boxes that fits beside the ring (a
     128x256 bf16 tile: 256 columns beside 3 stages, 128 beside 4). The
     epilogue must write one 2-D `[M, N]` f32, f16 or bf16 buffer whose rows
     are a multiple of 16 bytes, a view of a whole buffer defined outside
-    the launch; batched and split-K GEMMs are refused.
+    the launch, in whole tiles of the block's size: TMA would clip a
+    ragged tile's boxes only at the buffer's edges, not the tile's (ragged
+    shapes keep the staged epilogue). Batched and split-K GEMMs are
+    refused.
 
     #### Return modes
 
@@ -302,7 +304,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     origin depends on the block's y id, B's tile cannot be split in halves
     of whole boxes, or the launch already has a cluster shape.
     With `tma_store`, it also fails when the epilogue does not write
-    exactly one such output or the staging does not fit. `group_rows`
+    exactly one such output, its tiles are not whole, or the staging does
+    not fit. `group_rows`
     other than 1, or `tma_store`, without `persistent_blocks` is a verifier
     error.
   }];
