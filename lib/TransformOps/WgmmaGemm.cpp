@@ -24,6 +24,7 @@
 #include "vibegemm/TransformOps/GroupBlocks.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,6 +37,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -122,6 +124,39 @@ LogicalResult traceToRoot(TmaOperand &op, std::string &why) {
   }
   op.root = v;
   return success();
+}
+
+/// True when a tile's `size` along a dimension is the whole `block`, or
+/// min(block, extent - offset) with `offset` the tile's: a ragged tile that
+/// ends where the buffer (of `extent`) does, so TMA's clipping at the
+/// buffer's edge is the tile's.
+bool endsAtBufferEdge(OpFoldResult size, OpFoldResult offset, int64_t block,
+                      int64_t extent) {
+  if (isConstantIntValue(size, block))
+    return true;
+  auto value = dyn_cast<Value>(size);
+  auto min = value ? value.getDefiningOp<affine::AffineMinOp>() : nullptr;
+  if (!min || min.getMap().getNumResults() != 2)
+    return false;
+  using Bounds = ValueBoundsConstraintSet;
+  MLIRContext *ctx = min.getContext();
+  AffineMap sum = AffineMap::get(
+      2, 0, getAffineDimExpr(0, ctx) + getAffineDimExpr(1, ctx));
+  bool blockBound = false, edgeBound = false;
+  for (unsigned i = 0; i < 2; ++i) {
+    AffineExpr result = min.getMap().getResult(i);
+    if (auto k = dyn_cast<AffineConstantExpr>(result)) {
+      blockBound |= k.getValue() == block;
+      continue;
+    }
+    Bounds::Variable rest(min.getMap().getSubMap({i}), min.getOperands());
+    Bounds::Variable end(sum, ArrayRef<Bounds::Variable>{
+                                  rest, Bounds::Variable(offset)});
+    edgeBound |= Bounds::compare(
+        end, Bounds::ComparisonOperator::EQ,
+        Bounds::Variable(OpFoldResult(Builder(ctx).getIndexAttr(extent))));
+  }
+  return blockBound && edgeBound;
 }
 
 /// Finds the row, K and batch positions of an operand's map, or fails
@@ -580,22 +615,6 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   if (tileType.getRank() != 2 || resultPosition(accMap, mDim) != 0u ||
       resultPosition(accMap, nDim) != 1u)
     return fail("tma_store writes an [M, N] output");
-  // TMA stores whole 64-row boxes, clipped only at the buffer's edges: a
-  // tile smaller than the block (a ragged edge, or a tile narrower than
-  // the box) would overwrite its neighbour's rows or write past the
-  // output's extent inside a larger buffer.
-  if (tileType.isDynamicDim(0) || tileType.isDynamicDim(1) ||
-      tileType.getDimSize(0) != blockM || tileType.getDimSize(1) != blockN)
-    return fail(llvm::formatv("tma_store stores whole {0}x{1} tiles; this "
-                              "output tile is {2}x{3} (ragged or narrower "
-                              "tiles keep the staged epilogue)",
-                              blockM, blockN,
-                              tileType.isDynamicDim(0)
-                                  ? std::string("?")
-                                  : std::to_string(tileType.getDimSize(0)),
-                              tileType.isDynamicDim(1)
-                                  ? std::string("?")
-                                  : std::to_string(tileType.getDimSize(1))));
   outType = tileType.getElementType();
   if (!outType.isF32() && !outType.isF16() && !outType.isBF16())
     return fail("tma_store writes f32, f16 or bf16 outputs");
@@ -614,6 +633,27 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
     return fail(llvm::formatv("output rows of {0} elements are not a "
                               "multiple of 16 bytes, as TMA needs",
                               rootType.getDimSize(1)));
+  // TMA stores whole 64-row boxes, clipped only at the buffer's edges: a
+  // tile smaller than the block must end where the buffer does (a ragged
+  // last tile as tiling makes it), or its boxes would write the next
+  // tile's rows or past the output inside a larger buffer.
+  auto sub = out.tile.getDefiningOp<memref::SubViewOp>();
+  Value source = sub ? sub.getSource() : Value();
+  while (auto cast = source ? source.getDefiningOp<memref::CastOp>() : nullptr)
+    source = cast.getSource();
+  for (unsigned d = 0; d < 2; ++d) {
+    int64_t block = d == 0 ? blockM : blockN;
+    if (!tileType.isDynamicDim(d) && tileType.getDimSize(d) == block)
+      continue;
+    if (!sub || source != out.root ||
+        !endsAtBufferEdge(sub.getMixedSizes()[d], sub.getMixedOffsets()[d],
+                          block, rootType.getDimSize(d)))
+      return fail(llvm::formatv(
+          "tma_store stores whole {0}x{1} tiles, or ragged ones ending at "
+          "the output's edge (min(block, extent - offset)); this output "
+          "tile's {2} are neither",
+          blockM, blockN, d == 0 ? "rows" : "columns"));
+  }
   // The widest pass of whole boxes whose staging fits beside the ring.
   for (int64_t columns = blockN; columns >= boxColumns();
        columns -= boxColumns()) {
@@ -1091,6 +1131,18 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   (void)traceToRoot(out, why);
   Value rowOrigin = add(origin(out, 0), firstRow);
   Value colOrigin = origin(out, 1);
+  // Past a ragged tile's edge the epilogue's loads are clamped inside the
+  // tile; TMA drops the values there, at the buffer's edge.
+  std::optional<int64_t> m = getConstantIntValue(mSize);
+  std::optional<int64_t> n = getConstantIntValue(nSize);
+  auto clamp = [&](Value index, Value size, bool whole) {
+    if (whole)
+      return index;
+    return arith::MinUIOp::create(
+               b, loc, index, arith::SubIOp::create(b, loc, size, c(1)))
+        .getResult();
+  };
+  bool wholeRows = m && *m == blockM, wholeCols = n && *n == blockN;
   auto pairType = VectorType::get({2}, outType);
   for (int64_t pass = 0; pass < blockN / columns; ++pass) {
     // The last pass's stores have read the staging tile.
@@ -1108,7 +1160,8 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
                 4 * (pass * columns / 8 + j) + 2 * half + e);
             Value value;
             for (auto [buffer, result] :
-                 finish(tileRow, add(tileCol, c(e)), acc))
+                 finish(clamp(tileRow, mSize, wholeRows),
+                        clamp(add(tileCol, c(e)), nSize, wholeCols), acc))
               if (buffer == out.tile)
                 value = result;
             values.push_back(value);

@@ -759,13 +759,13 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// TMA stores whole boxes, clipped at the buffer's edges only: a ragged
-// last tile (500x480 outputs in 128x256 tiles) keeps the staged epilogue.
+// TMA clips a box only at the buffer's edge: a ragged last tile that ends
+// at row 500 of a 512-row buffer would have its boxes write rows 500-511.
 #mA = affine_map<(m, n, k) -> (m, k)>
 #mBt = affine_map<(m, n, k) -> (n, k)>
 #mC = affine_map<(m, n, k) -> (m, n)>
 #id = affine_map<(m, n) -> (m, n)>
-func.func @tma_store_ragged(%a: memref<500x128xbf16>, %b: memref<480x128xbf16>, %r: memref<500x480xbf16>, %c: memref<500x480xbf16>) {
+func.func @tma_store_ragged(%a: memref<500x128xbf16>, %b: memref<480x128xbf16>, %r: memref<500x480xbf16>, %c: memref<512x480xbf16>) {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
@@ -781,7 +781,7 @@ func.func @tma_store_ragged(%a: memref<500x128xbf16>, %b: memref<480x128xbf16>, 
     %sa = memref.subview %a[%m0, 0] [%ms, 128] [1, 1] : memref<500x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
     %sb = memref.subview %b[%n0, 0] [%ns, 128] [1, 1] : memref<480x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
     %sr = memref.subview %r[%m0, %n0] [%ms, %ns] [1, 1] : memref<500x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
-    %sc = memref.subview %c[%m0, %n0] [%ms, %ns] [1, 1] : memref<500x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [%ms, %ns] [1, 1] : memref<512x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
     %acc = memref.alloc(%ms, %ns) : memref<?x?xf32>
     linalg.fill ins(%zero : f32) outs(%acc : memref<?x?xf32>)
     // expected-note @below {{target op}}
@@ -804,7 +804,7 @@ func.func @tma_store_ragged(%a: memref<500x128xbf16>, %b: memref<480x128xbf16>, 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{tma_store stores whole 128x256 tiles; this output tile is ?x? (ragged or narrower tiles keep the staged epilogue)}}
+    // expected-error @below {{tma_store stores whole 128x256 tiles, or ragged ones ending at the output's edge (min(block, extent - offset)); this output tile's rows are neither}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 3, consumers = 2, stages = 3, tma_store} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -829,7 +829,7 @@ func.func @tma_store_narrow_tile(%a: memref<64x64xbf16>, %b: memref<128x64xbf16>
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{tma_store stores whole 128x128 tiles; this output tile is 64x128 (ragged or narrower tiles keep the staged epilogue)}}
+    // expected-error @below {{tma_store stores whole 128x128 tiles, or ragged ones ending at the output's edge (min(block, extent - offset)); this output tile's rows are neither}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, consumers = 2, tma_store} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -78,3 +78,66 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A ragged last tile (500x480 outputs) as tiling makes it, ending at the
+// buffer's edge: TMA clips its boxes there, and the epilogue's loads of the
+// residual are clamped inside the tile. 3 stages leave room for a whole
+// 256-column pass (32 KiB per consumer).
+
+// CHECK-LABEL: func.func @tma_store_ragged(
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none
+//       CHECK:   arith.constant 214016 : i32
+//       CHECK:         } {k_loop}
+//       CHECK:         arith.minui
+//       CHECK:         memref.load %{{.*}} : memref<?x?xbf16, strided<[480, 1], offset: ?>>
+// CHECK-COUNT-4:       nvgpu.tma.async.store
+//   CHECK-NOT:       nvgpu.tma.async.store
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @tma_store_ragged(%a: memref<500x128xbf16>, %b: memref<480x128xbf16>, %r: memref<500x480xbf16>, %c: memref<500x480xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c4, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %idx = gpu.block_id x
+    %idy = gpu.block_id y
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%idy]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 256)>()[%idx]
+    %ms = affine.min affine_map<()[s0] -> (128, s0 * -128 + 500)>()[%idy]
+    %ns = affine.min affine_map<()[s0] -> (256, s0 * -256 + 480)>()[%idx]
+    %sa = memref.subview %a[%m0, 0] [%ms, 128] [1, 1] : memref<500x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    %sb = memref.subview %b[%n0, 0] [%ns, 128] [1, 1] : memref<480x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+    %sr = memref.subview %r[%m0, %n0] [%ms, %ns] [1, 1] : memref<500x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, %n0] [%ms, %ns] [1, 1] : memref<500x480xbf16> to memref<?x?xbf16, strided<[480, 1], offset: ?>>
+    %acc = memref.alloc(%ms, %ns) : memref<?x?xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<?x?xf32>)
+    linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%sa, %sb : memref<?x128xbf16, strided<[128, 1], offset: ?>>, memref<?x128xbf16, strided<[128, 1], offset: ?>>)
+        outs(%acc : memref<?x?xf32>)
+    linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %sr : memref<?x?xf32>, memref<?x?xbf16, strided<[480, 1], offset: ?>>) outs(%sc : memref<?x?xbf16, strided<[480, 1], offset: ?>>) {
+    ^bb0(%v: f32, %res: bf16, %o: bf16):
+      %e = arith.extf %res : bf16 to f32
+      %s = arith.addf %v, %e : f32
+      %t = arith.truncf %s : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<?x?xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 3, consumers = 2, stages = 3, tma_store} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+

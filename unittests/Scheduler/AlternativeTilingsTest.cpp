@@ -112,21 +112,21 @@ TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
   // keep M).
   llvm::SmallVector<TilingVariant, 4> variants =
       variantsOf(problem(ctx, 8205, 2949, 5921), "sm_90a");
-  // Its tiles are ragged, and its bf16 rows of 2949 (5898 bytes) no
-  // multiple of 16 bytes: no TMA stores.
+  // Its bf16 rows of 2949 (5898 bytes) are no multiple of 16 bytes, which
+  // TMA stores need.
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0].name, "persistent");
 }
 
-TEST(AlternativeTilings, NoTmaStoreForRaggedTiles) {
+TEST(AlternativeTilings, TmaStoreForRaggedTiles) {
   MLIRContext ctx;
-  // 2000 rows: the last 128-row tile is ragged (16 tile rows pair up).
+  // 2000 rows: the last 128-row tile is ragged and ends at the output's
+  // edge, where TMA clips its boxes (16 tile rows pair up).
   llvm::SmallVector<TilingVariant, 4> variants =
       variantsOf(problem(ctx, 2000, 4096, 4096), "sm_90a");
-  ASSERT_EQ(variants.size(), 3u);
-  EXPECT_EQ(variants[0].name, "persistent");
-  EXPECT_EQ(variants[1].name, "cluster");
-  EXPECT_EQ(variants[2].name, "persistent-cluster");
+  ASSERT_EQ(variants.size(), 4u);
+  EXPECT_EQ(variants[1].name, "persistent-tma");
+  EXPECT_EQ(variants[3].name, "persistent-cluster-tma");
 }
 
 TEST(AlternativeTilings, NoTmaStoreForBatchedOutputs) {

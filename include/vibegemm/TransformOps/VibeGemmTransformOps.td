@@ -281,10 +281,11 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     128x256 bf16 tile: 256 columns beside 3 stages, 128 beside 4). The
     epilogue must write one 2-D `[M, N]` f32, f16 or bf16 buffer whose rows
     are a multiple of 16 bytes, a view of a whole buffer defined outside
-    the launch, in whole tiles of the block's size: TMA would clip a
-    ragged tile's boxes only at the buffer's edges, not the tile's (ragged
-    shapes keep the staged epilogue). Batched and split-K GEMMs are
-    refused.
+    the launch. TMA clips a box only at the buffer's edges, so each tile
+    must be the block's size or a ragged last tile ending at the buffer's
+    edge, `min(block, extent - offset)` as tiling makes it (checked with
+    value bounds); there the epilogue's loads are clamped inside the tile.
+    Batched and split-K GEMMs are refused.
 
     #### Return modes
 
@@ -304,8 +305,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     origin depends on the block's y id, B's tile cannot be split in halves
     of whole boxes, or the launch already has a cluster shape.
     With `tma_store`, it also fails when the epilogue does not write
-    exactly one such output, its tiles are not whole, or the staging does
-    not fit. `group_rows`
+    exactly one such output, a tile is neither whole nor ends at the
+    buffer's edge, or the staging does not fit. `group_rows`
     other than 1, or `tma_store`, without `persistent_blocks` is a verifier
     error.
   }];
