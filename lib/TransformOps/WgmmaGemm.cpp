@@ -1132,15 +1132,16 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   Value rowOrigin = add(origin(out, 0), firstRow);
   Value colOrigin = origin(out, 1);
   // Past a ragged tile's edge the epilogue's loads are clamped inside the
-  // tile; TMA drops the values there, at the buffer's edge.
+  // tile (an empty one, from an over-sized grid, to its origin); TMA drops
+  // the values there, at the buffer's edge.
   std::optional<int64_t> m = getConstantIntValue(mSize);
   std::optional<int64_t> n = getConstantIntValue(nSize);
   auto clamp = [&](Value index, Value size, bool whole) {
     if (whole)
       return index;
-    return arith::MinUIOp::create(
-               b, loc, index, arith::SubIOp::create(b, loc, size, c(1)))
-        .getResult();
+    Value last = arith::SubIOp::create(
+        b, loc, arith::MaxUIOp::create(b, loc, size, c(1)), c(1));
+    return arith::MinUIOp::create(b, loc, index, last).getResult();
   };
   bool wholeRows = m && *m == blockM, wholeCols = n && *n == blockN;
   auto pairType = VectorType::get({2}, outType);
