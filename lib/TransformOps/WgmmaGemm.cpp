@@ -1132,18 +1132,28 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   Value rowOrigin = add(origin(out, 0), firstRow);
   Value colOrigin = origin(out, 1);
   // Past a ragged tile's edge the epilogue's loads are clamped inside the
-  // tile (an empty one, from an over-sized grid, to its origin); TMA drops
-  // the values there, at the buffer's edge.
+  // tile; TMA drops the values there, at the buffer's edge.
   std::optional<int64_t> m = getConstantIntValue(mSize);
   std::optional<int64_t> n = getConstantIntValue(nSize);
   auto clamp = [&](Value index, Value size, bool whole) {
     if (whole)
       return index;
-    Value last = arith::SubIOp::create(
-        b, loc, arith::MaxUIOp::create(b, loc, size, c(1)), c(1));
-    return arith::MinUIOp::create(b, loc, index, last).getResult();
+    return arith::MinUIOp::create(
+               b, loc, index, arith::SubIOp::create(b, loc, size, c(1)))
+        .getResult();
   };
   bool wholeRows = m && *m == blockM, wholeCols = n && *n == blockN;
+  // An empty tile (a grid larger than the output) has nothing to clamp to:
+  // its consumer skips the epilogue (the condition is the whole
+  // warpgroup's, so its barriers stay matched).
+  OpBuilder::InsertionGuard nonEmpty(b);
+  if (!wholeRows || !wholeCols) {
+    Value rows = cmp(arith::CmpIPredicate::ugt, mSize, c(0));
+    Value cols = cmp(arith::CmpIPredicate::ugt, nSize, c(0));
+    auto ifAny = scf::IfOp::create(b, loc, both(rows, cols),
+                                   /*withElse=*/false);
+    b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+  }
   auto pairType = VectorType::get({2}, outType);
   for (int64_t pass = 0; pass < blockN / columns; ++pass) {
     // The last pass's stores have read the staging tile.

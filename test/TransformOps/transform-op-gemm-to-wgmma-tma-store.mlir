@@ -83,14 +83,17 @@ module attributes {transform.with_named_sequence} {
 
 // A ragged last tile (500x480 outputs) as tiling makes it, ending at the
 // buffer's edge: TMA clips its boxes there, and the epilogue's loads of the
-// residual are clamped inside the tile. 3 stages leave room for a whole
-// 256-column pass (32 KiB per consumer).
+// residual are clamped inside the tile (an empty tile skips the epilogue).
+// 3 stages leave room for a whole 256-column pass (32 KiB per consumer).
 
 // CHECK-LABEL: func.func @tma_store_ragged(
 //       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none
 //       CHECK:   arith.constant 214016 : i32
 //       CHECK:         } {k_loop}
-//       CHECK:         arith.minui
+//       CHECK:         arith.cmpi ugt
+//       CHECK:         arith.cmpi ugt
+//       CHECK:         scf.if
+//       CHECK:           arith.minui
 //       CHECK:         memref.load %{{.*}} : memref<?x?xbf16, strided<[480, 1], offset: ?>>
 // CHECK-COUNT-4:       nvgpu.tma.async.store
 //   CHECK-NOT:       nvgpu.tma.async.store
