@@ -126,22 +126,32 @@ LogicalResult traceToRoot(TmaOperand &op, std::string &why) {
   return success();
 }
 
-/// True when a tile's `size` along a dimension is the whole `block`, or
-/// min(block, extent - offset) with `offset` the tile's: a ragged tile that
-/// ends where the buffer (of `extent`) does, so TMA's clipping at the
-/// buffer's edge is the tile's.
+/// True when a tile's `size` along a dimension is the whole `block`, ends
+/// where the buffer (of `extent`) does (`offset` the tile's), or is
+/// min(block, extent - offset): a ragged last tile, so TMA's clipping at
+/// the buffer's edge is the tile's.
 bool endsAtBufferEdge(OpFoldResult size, OpFoldResult offset, int64_t block,
                       int64_t extent) {
   if (isConstantIntValue(size, block))
+    return true;
+  using Bounds = ValueBoundsConstraintSet;
+  MLIRContext *ctx = offset.getContext();
+  AffineMap sum = AffineMap::get(
+      2, 0, getAffineDimExpr(0, ctx) + getAffineDimExpr(1, ctx));
+  Bounds::Variable bufferEnd(OpFoldResult(Builder(ctx).getIndexAttr(extent)));
+  auto endsAtEdge = [&](const Bounds::Variable &extentFromOffset) {
+    Bounds::Variable end(sum, ArrayRef<Bounds::Variable>{
+                                  extentFromOffset, Bounds::Variable(offset)});
+    return Bounds::compare(end, Bounds::ComparisonOperator::EQ, bufferEnd);
+  };
+  // A tile smaller than the block that ends at the edge (e.g. all 16 rows
+  // of a decode output under a 64-row block).
+  if (endsAtEdge(Bounds::Variable(size)))
     return true;
   auto value = dyn_cast<Value>(size);
   auto min = value ? value.getDefiningOp<affine::AffineMinOp>() : nullptr;
   if (!min || min.getMap().getNumResults() != 2)
     return false;
-  using Bounds = ValueBoundsConstraintSet;
-  MLIRContext *ctx = min.getContext();
-  AffineMap sum = AffineMap::get(
-      2, 0, getAffineDimExpr(0, ctx) + getAffineDimExpr(1, ctx));
   bool blockBound = false, edgeBound = false;
   for (unsigned i = 0; i < 2; ++i) {
     AffineExpr result = min.getMap().getResult(i);
@@ -149,12 +159,8 @@ bool endsAtBufferEdge(OpFoldResult size, OpFoldResult offset, int64_t block,
       blockBound |= k.getValue() == block;
       continue;
     }
-    Bounds::Variable rest(min.getMap().getSubMap({i}), min.getOperands());
-    Bounds::Variable end(sum, ArrayRef<Bounds::Variable>{
-                                  rest, Bounds::Variable(offset)});
-    edgeBound |= Bounds::compare(
-        end, Bounds::ComparisonOperator::EQ,
-        Bounds::Variable(OpFoldResult(Builder(ctx).getIndexAttr(extent))));
+    edgeBound |= endsAtEdge(
+        Bounds::Variable(min.getMap().getSubMap({i}), min.getOperands()));
   }
   return blockBound && edgeBound;
 }
@@ -641,9 +647,13 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   Value source = sub ? sub.getSource() : Value();
   while (auto cast = source ? source.getDefiningOp<memref::CastOp>() : nullptr)
     source = cast.getSource();
+  // The whole buffer, through casts only, ends at its own edges.
+  bool wholeBuffer = llvm::all_of(
+      out.offsets, [](const auto &offsets) { return offsets.empty(); });
   for (unsigned d = 0; d < 2; ++d) {
     int64_t block = d == 0 ? blockM : blockN;
-    if (!tileType.isDynamicDim(d) && tileType.getDimSize(d) == block)
+    if (wholeBuffer ||
+        (!tileType.isDynamicDim(d) && tileType.getDimSize(d) == block))
       continue;
     if (!sub || source != out.root ||
         !endsAtBufferEdge(sub.getMixedSizes()[d], sub.getMixedOffsets()[d],

@@ -814,13 +814,18 @@ module attributes {transform.with_named_sequence} {
 
 // A 64-row tile under two consumers runs in a 128-row block: a TMA store of
 // the second consumer's box would write the next tile's rows.
-func.func @tma_store_narrow_tile(%a: memref<64x64xbf16>, %b: memref<128x64xbf16>, %c: memref<64x128xf32>) {
+func.func @tma_store_narrow_tile(%a: memref<128x64xbf16>, %b: memref<128x64xbf16>, %c: memref<128x128xf32>) {
   %c1 = arith.constant 1 : index
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+  %c2 = arith.constant 2 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %idy = gpu.block_id y
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%idy]
+    %sa = memref.subview %a[%m0, 0] [64, 64] [1, 1] : memref<128x64xbf16> to memref<64x64xbf16, strided<[64, 1], offset: ?>>
+    %sc = memref.subview %c[%m0, 0] [64, 128] [1, 1] : memref<128x128xf32> to memref<64x128xf32, strided<[128, 1], offset: ?>>
     // expected-note @below {{target op}}
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-        ins(%a, %b : memref<64x64xbf16>, memref<128x64xbf16>) outs(%c : memref<64x128xf32>)
+        ins(%sa, %b : memref<64x64xbf16, strided<[64, 1], offset: ?>>, memref<128x64xbf16>) outs(%sc : memref<64x128xf32, strided<[128, 1], offset: ?>>)
     gpu.terminator
   }
   return

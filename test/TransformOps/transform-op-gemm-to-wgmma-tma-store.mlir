@@ -144,3 +144,33 @@ module attributes {transform.with_named_sequence} {
   }
 }
 
+
+// -----
+
+// All 16 rows of a decode-like output under a 64-row block: the tile is the
+// whole buffer, so it ends at its edge. f32 outputs go out in 64x32 boxes
+// (128 bytes a row), four for the 128 columns.
+
+// CHECK-LABEL: func.func @tma_store_whole_short_output(
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c32{{.*}}] : memref<*xf32> -> <tensor = memref<64x32xf32, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+//       CHECK:         } {k_loop}
+//       CHECK:         arith.minui
+// CHECK-COUNT-4:       nvgpu.tma.async.store %{{.*}} : memref<64x32xf32, #gpu.address_space<workgroup>>
+//   CHECK-NOT:       nvgpu.tma.async.store
+func.func @tma_store_whole_short_output(%a: memref<16x64xbf16>, %b: memref<128x64xbf16>, %c: memref<16x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+        ins(%a, %b : memref<16x64xbf16>, memref<128x64xbf16>) outs(%c : memref<16x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, tma_store} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
