@@ -620,10 +620,10 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", persistent}};
   // cuBLAS's epilogue: results in the output type through a TMA store
   // that overlaps the next tile; its staging (two passes of 128 bf16
-  // columns, 32 KiB) leaves room for four stages. 2-D outputs whose rows
-  // TMA can address (multiples of 16 bytes) only.
+  // columns, 32 KiB) leaves room for four stages. Outputs whose rows TMA
+  // can address (multiples of 16 bytes) only.
   Type result = problem.resultType;
-  bool tmaStore = problem.batch == 1 && result && result.isIntOrFloat() &&
+  bool tmaStore = result && result.isIntOrFloat() &&
                   problem.n * result.getIntOrFloatBitWidth() % 128 == 0;
   auto withTmaStore = [](SimtTiling tiling) {
     tiling.tensorCore->stages = 4;

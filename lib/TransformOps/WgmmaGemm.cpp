@@ -331,6 +331,15 @@ private:
   }
   /// tma_store: output columns in one 128-byte box row.
   int64_t boxColumns() const { return kKTileBytes / outBytes; }
+  /// tma_store: the output is [M, N], or [batch, M, N] when batched.
+  unsigned outRank() const { return batched ? 3 : 2; }
+  /// tma_store: a box of 64 rows, with the batch's 1 when batched.
+  SmallVector<int64_t> outBox() const {
+    SmallVector<int64_t> box = {64, boxColumns()};
+    if (batched)
+      box.insert(box.begin(), 1);
+    return box;
+  }
   int64_t sharedBytes() const {
     if (persistent())
       return ringBytes() + opt.consumers * consumerStagingBytes() +
@@ -600,8 +609,8 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   if (!persistent())
     return fail("tma_store needs persistent_blocks");
-  if (batched)
-    return fail("tma_store writes 2-D outputs; batched and split-K GEMMs "
+  if (splitK)
+    return fail("tma_store writes the GEMM's output; split-K's partials "
                 "finish through their staging tile");
   // The buffers the epilogue writes (block-local ones stay in registers).
   llvm::SetVector<Value> written;
@@ -618,9 +627,14 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   out.tile = written.front();
   auto tileType = cast<MemRefType>(out.tile.getType());
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
-  if (tileType.getRank() != 2 || resultPosition(accMap, mDim) != 0u ||
-      resultPosition(accMap, nDim) != 1u)
-    return fail("tma_store writes an [M, N] output");
+  unsigned rank = outRank();
+  if (tileType.getRank() != rank ||
+      resultPosition(accMap, mDim) != rank - 2 ||
+      resultPosition(accMap, nDim) != rank - 1 ||
+      (batched && (resultPosition(accMap, batchDims[0]) != 0u ||
+                   tileType.getDimSize(0) != 1)))
+    return fail("tma_store writes an [M, N] output, or [batch, M, N] with "
+                "the batch tiled to 1");
   outType = tileType.getElementType();
   if (!outType.isF32() && !outType.isF16() && !outType.isBF16())
     return fail("tma_store writes f32, f16 or bf16 outputs");
@@ -631,14 +645,15 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   bool rowMajor =
       rootType && (rootType.getLayout().isIdentity() ||
                    out.root.getDefiningOp<bufferization::ToBufferOp>());
-  if (!rootType || rootType.getRank() != 2 || !rootType.hasStaticShape() ||
-      !rowMajor || launch.getBody().isAncestor(out.root.getParentRegion()))
+  if (!rootType || rootType.getRank() != rank ||
+      !rootType.hasStaticShape() || !rowMajor ||
+      launch.getBody().isAncestor(out.root.getParentRegion()))
     return fail("tma_store writes a view of a whole static row-major "
                 "buffer defined outside the gpu.launch");
-  if (rootType.getDimSize(1) * outBytes % 16)
+  if (rootType.getDimSize(rank - 1) * outBytes % 16)
     return fail(llvm::formatv("output rows of {0} elements are not a "
                               "multiple of 16 bytes, as TMA needs",
-                              rootType.getDimSize(1)));
+                              rootType.getDimSize(rank - 1)));
   // TMA stores whole 64-row boxes, clipped only at the buffer's edges: a
   // tile smaller than the block must end where the buffer does (a ragged
   // last tile as tiling makes it), or its boxes would write the next
@@ -650,8 +665,8 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   // The whole buffer, through casts only, ends at its own edges.
   bool wholeBuffer = llvm::all_of(
       out.offsets, [](const auto &offsets) { return offsets.empty(); });
-  for (unsigned d = 0; d < 2; ++d) {
-    int64_t block = d == 0 ? blockM : blockN;
+  for (unsigned d = rank - 2; d < rank; ++d) {
+    int64_t block = d == rank - 2 ? blockM : blockN;
     if (wholeBuffer ||
         (!tileType.isDynamicDim(d) && tileType.getDimSize(d) == block))
       continue;
@@ -662,7 +677,7 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
           "tma_store stores whole {0}x{1} tiles, or ragged ones ending at "
           "the output's edge (min(block, extent - offset)); this output "
           "tile's {2} are neither",
-          blockM, blockN, d == 0 ? "rows" : "columns"));
+          blockM, blockN, d == rank - 2 ? "rows" : "columns"));
   }
   // The widest pass of whole boxes whose staging fits beside the ring.
   for (int64_t columns = blockN; columns >= boxColumns();
@@ -776,13 +791,16 @@ void WgmmaBuilder::createDescriptors() {
       out.root);
   auto type = nvgpu::TensorMapDescriptorType::get(
       b.getContext(),
-      MemRefType::get({64, boxColumns()}, outType, AffineMap(), smemSpace()),
+      MemRefType::get(outBox(), outType, AffineMap(), smemSpace()),
       nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
       nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-  out.descriptor = nvgpu::TmaCreateDescriptorOp::create(
-      b, loc, type, unranked, ValueRange{c(64), c(boxColumns())});
+  SmallVector<Value> box;
+  for (int64_t size : outBox())
+    box.push_back(c(size));
+  out.descriptor =
+      nvgpu::TmaCreateDescriptorOp::create(b, loc, type, unranked, box);
 }
 
 void WgmmaBuilder::emitProducer(Value kTiles, Value kStart) {
@@ -1139,8 +1157,16 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   // tile (traced again: the body's uses were remapped per tile).
   std::string why;
   (void)traceToRoot(out, why);
-  Value rowOrigin = add(origin(out, 0), firstRow);
-  Value colOrigin = origin(out, 1);
+  unsigned rank = outRank();
+  Value rowOrigin = add(origin(out, rank - 2), firstRow);
+  Value colOrigin = origin(out, rank - 1);
+  // Coordinates run innermost first: column, row, then the batch.
+  auto boxAt = [&](Value row, Value col) {
+    SmallVector<Value> xy = {col, row};
+    if (batched)
+      xy.push_back(origin(out, 0));
+    return xy;
+  };
   // Past a ragged tile's edge the epilogue's loads are clamped inside the
   // tile; TMA drops the values there, at the buffer's edge.
   std::optional<int64_t> m = getConstantIntValue(mSize);
@@ -1212,12 +1238,12 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
     b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
     for (int64_t box = 0; box < boxesPerPass; ++box) {
       int64_t g = box / (columns / boxCols), x = box % (columns / boxCols);
-      Value view = sharedView(add(stagingBase, c(box * kBoxBytes)),
-                              {64, boxCols}, outType);
+      Value view = sharedView(add(stagingBase, c(box * kBoxBytes)), outBox(),
+                              outType);
       nvgpu::TmaAsyncStoreOp::create(
           b, loc, view, out.descriptor,
-          ValueRange{add(colOrigin, c(pass * columns + x * boxCols)),
-                     add(rowOrigin, c(g * 64))},
+          boxAt(add(rowOrigin, c(g * 64)),
+                add(colOrigin, c(pass * columns + x * boxCols))),
           Value());
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);

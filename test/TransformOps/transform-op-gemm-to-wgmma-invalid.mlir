@@ -839,3 +839,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Split-K's partials go to the combine through the staging tile, not TMA
+// stores.
+#mA = affine_map<(s, m, n, k) -> (m, s, k)>
+#mB = affine_map<(s, m, n, k) -> (s, k, n)>
+#mC = affine_map<(s, m, n, k) -> (s, m, n)>
+func.func @tma_store_split_k(%a: memref<128x512xbf16>, %b: memref<512x128xbf16>, %partial: memref<4x128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %ea = memref.expand_shape %a [[0], [1, 2]] output_shape [128, 4, 128] : memref<128x512xbf16> into memref<128x4x128xbf16>
+  %eb = memref.expand_shape %b [[0, 1], [2]] output_shape [4, 128, 128] : memref<512x128xbf16> into memref<4x128x128xbf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c4)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %sa = memref.subview %ea[0, %bz, 0] [128, 1, 128] [1, 1, 1] : memref<128x4x128xbf16> to memref<128x1x128xbf16, strided<[512, 128, 1], offset: ?>>
+    %sb = memref.subview %eb[%bz, 0, 0] [1, 128, 128] [1, 1, 1] : memref<4x128x128xbf16> to memref<1x128x128xbf16, strided<[16384, 128, 1], offset: ?>>
+    %sc = memref.subview %partial[%bz, 0, 0] [1, 128, 128] [1, 1, 1] : memref<4x128x128xf32> to memref<1x128x128xf32, strided<[16384, 128, 1], offset: ?>>
+    // expected-note @below {{target op}}
+    linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%sa, %sb : memref<128x1x128xbf16, strided<[512, 128, 1], offset: ?>>, memref<1x128x128xbf16, strided<[16384, 128, 1], offset: ?>>)
+        outs(%sc : memref<1x128x128xf32, strided<[16384, 128, 1], offset: ?>>) attrs = {vibegemm.split_k} {
+    ^bb0(%x: bf16, %y: bf16, %acc: f32):
+      %xf = arith.extf %x : bf16 to f32
+      %yf = arith.extf %y : bf16 to f32
+      %p = arith.mulf %xf, %yf : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes{vibegemm.split_k} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tma_store writes the GEMM's output; split-K's partials finish through their staging tile}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, tma_store} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

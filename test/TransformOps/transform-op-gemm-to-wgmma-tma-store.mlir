@@ -174,3 +174,53 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A batched output: 3-D tensor map with a batch box of 1, the batch index
+// as the last coordinate of each store. One consumer holds all 128 rows:
+// two 64-row groups of two 64-column boxes.
+
+// CHECK-LABEL: func.func @tma_store_batched(
+//       CHECK:   nvgpu.tma.create.descriptor %{{.*}} box[%c1{{.*}}, %c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<1x64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none
+//       CHECK:         } {k_loop}
+// CHECK-COUNT-4:       nvgpu.tma.async.store %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<1x64x64xbf16, #gpu.address_space<workgroup>>
+//   CHECK-NOT:       nvgpu.tma.async.store
+#mA = affine_map<(b, m, n, k) -> (b, m, k)>
+#mB = affine_map<(b, m, n, k) -> (b, k, n)>
+#mC = affine_map<(b, m, n, k) -> (b, m, n)>
+#id = affine_map<(b, m, n) -> (b, m, n)>
+func.func @tma_store_batched(%a: memref<4x256x512xbf16>, %b: memref<4x512x256xbf16>, %c: memref<4x256x256xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c4)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+    %n0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%bx]
+    %sa = memref.subview %a[%bz, %m0, 0] [1, 128, 512] [1, 1, 1] : memref<4x256x512xbf16> to memref<1x128x512xbf16, strided<[131072, 512, 1], offset: ?>>
+    %sb = memref.subview %b[%bz, 0, %n0] [1, 512, 128] [1, 1, 1] : memref<4x512x256xbf16> to memref<1x512x128xbf16, strided<[131072, 256, 1], offset: ?>>
+    %sc = memref.subview %c[%bz, %m0, %n0] [1, 128, 128] [1, 1, 1] : memref<4x256x256xbf16> to memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>
+    %acc = memref.alloc() : memref<1x128x128xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<1x128x128xf32>)
+    linalg.batch_matmul ins(%sa, %sb : memref<1x128x512xbf16, strided<[131072, 512, 1], offset: ?>>, memref<1x512x128xbf16, strided<[131072, 256, 1], offset: ?>>)
+        outs(%acc : memref<1x128x128xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%acc : memref<1x128x128xf32>) outs(%sc : memref<1x128x128xbf16, strided<[65536, 256, 1], offset: ?>>) {
+    ^bb0(%v: f32, %o: bf16):
+      %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<1x128x128xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.batch_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, tma_store} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -129,18 +129,27 @@ TEST(AlternativeTilings, TmaStoreForRaggedTiles) {
   EXPECT_EQ(variants[3].name, "persistent-cluster-tma");
 }
 
-TEST(AlternativeTilings, NoTmaStoreForBatchedOutputs) {
+TEST(AlternativeTilings, TmaStoreForBatchedOutputs) {
   MLIRContext ctx;
-  // 128 batches of 512x2048: 3-D outputs, which the TMA epilogue refuses.
+  // 128 batches of 512x2048: 3-D tensor maps, a batch box of 1.
   GemmProblem batched = problem(ctx, 512, 2048, 1024);
   batched.batch = 128;
   llvm::SmallVector<TilingVariant, 4> variants = variantsOf(batched, "sm_90a");
-  for (const TilingVariant &variant : variants)
-    EXPECT_FALSE(variant.tiling.tensorCore->tmaStore) << variant.name;
-  // Its 4 tile rows pair up: the persistent clusters keep the staged
-  // epilogue and its 3 stages.
+  ASSERT_EQ(variants.size(), 4u);
+  EXPECT_EQ(variants[1].name, "persistent-tma");
+  EXPECT_EQ(variants[3].name, "persistent-cluster-tma");
+}
+
+TEST(AlternativeTilings, PersistentClustersWithoutTmaStoreForOddRows) {
+  MLIRContext ctx;
+  // 2052 bf16 columns (4104 bytes a row): no TMA stores; the 16 tile rows
+  // pair up, so the persistent clusters keep the staged epilogue and its
+  // 3 stages.
+  llvm::SmallVector<TilingVariant, 4> variants =
+      variantsOf(problem(ctx, 2048, 2052, 4096), "sm_90a");
   ASSERT_EQ(variants.size(), 3u);
   EXPECT_EQ(variants[2].name, "persistent-cluster");
+  EXPECT_FALSE(variants[2].tiling.tensorCore->tmaStore);
   EXPECT_EQ(variants[2].tiling.tensorCore->stages, 3);
 }
 

@@ -279,13 +279,14 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     and the block waits for them to complete before it exits. The staging
     tile is the widest pass of whole boxes that fits beside the ring (a
     128x256 bf16 tile: 256 columns beside 3 stages, 128 beside 4). The
-    epilogue must write one 2-D `[M, N]` f32, f16 or bf16 buffer whose rows
+    epilogue must write one `[M, N]` (or, batched, `[batch, M, N]` with a
+    3-D tensor map and a batch box of 1) f32, f16 or bf16 buffer whose rows
     are a multiple of 16 bytes, a view of a whole buffer defined outside
     the launch. TMA clips a box only at the buffer's edges, so each tile
     must be the block's size or a ragged last tile ending at the buffer's
     edge, `min(block, extent - offset)` as tiling makes it (checked with
     value bounds); there the epilogue's loads are clamped inside the tile.
-    Batched and split-K GEMMs are refused.
+    Split-K's partial GEMMs are refused.
 
     #### Return modes
 
