@@ -165,6 +165,28 @@ bool endsAtBufferEdge(OpFoldResult size, OpFoldResult offset, int64_t block,
   return blockBound && edgeBound;
 }
 
+/// TMA addresses whole static row-major buffers of `rank` defined outside
+/// `launch`, whose rows are a multiple of 16 bytes; `viewers` and `rowsOf`
+/// begin the diagnostics ("TMA operands must view", "output ").
+LogicalResult checkTmaBuffer(Value root, unsigned rank, int64_t elementBytes,
+                             gpu::LaunchOp launch, StringRef viewers,
+                             StringRef rowsOf, std::string &why) {
+  auto type = dyn_cast<MemRefType>(root.getType());
+  // A dispatch argument is still `bufferization.to_buffer` of its tensor
+  // here, typed with a general layout; plan buffers are row-major.
+  bool rowMajor = type && (type.getLayout().isIdentity() ||
+                           root.getDefiningOp<bufferization::ToBufferOp>());
+  if (!type || type.getRank() != rank || !type.hasStaticShape() ||
+      !rowMajor || launch.getBody().isAncestor(root.getParentRegion()))
+    return refuse(why, viewers + " whole static row-major buffers defined "
+                                 "outside the gpu.launch");
+  if (type.getDimSize(rank - 1) * elementBytes % 16)
+    return refuse(why, llvm::formatv("{0}rows of {1} elements are not a "
+                                     "multiple of 16 bytes, as TMA needs",
+                                     rowsOf, type.getDimSize(rank - 1)));
+  return success();
+}
+
 /// Finds the row, K and batch positions of an operand's map, or fails
 /// when the map is not a permutation of [batch,] row, K.
 LogicalResult operandDims(AffineMap map, unsigned rowDim, unsigned kDim,
@@ -472,20 +494,9 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                 "gemm_to_mma_sync {f32_precision = \"tf32\"}");
   unsigned rootRank = tma3d() ? 3 : 2;
   for (TmaOperand *op : {&lhs, &rhs}) {
-    auto type = dyn_cast<MemRefType>(op->root.getType());
-    // A dispatch argument is still `bufferization.to_buffer` of its tensor
-    // here, typed with a general layout; plan buffers are row-major.
-    bool rowMajor = type && (type.getLayout().isIdentity() ||
-                             op->root.getDefiningOp<bufferization::ToBufferOp>());
-    if (!type || type.getRank() != rootRank || !type.hasStaticShape() ||
-        !rowMajor || launch.getBody().isAncestor(op->root.getParentRegion()))
-      return fail("TMA operands must view whole static row-major buffers "
-                  "defined outside the gpu.launch");
-    // TMA strides are multiples of 16 bytes.
-    if (type.getDimSize(rootRank - 1) * elementBytes % 16)
-      return fail(llvm::formatv("rows of {0} elements are not a multiple of "
-                                "16 bytes, as TMA needs",
-                                type.getDimSize(rootRank - 1)));
+    if (failed(checkTmaBuffer(op->root, rootRank, elementBytes, launch,
+                              "TMA operands must view", "", why)))
+      return failure();
     if (batched &&
         cast<MemRefType>(op->tile.getType()).getDimSize(*op->batchPos) != 1)
       return fail("batch dimensions must be tiled to 1 first");
@@ -641,19 +652,10 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   outBytes = outType.getIntOrFloatBitWidth() / 8;
   if (failed(traceToRoot(out, why)))
     return failure();
-  auto rootType = dyn_cast<MemRefType>(out.root.getType());
-  bool rowMajor =
-      rootType && (rootType.getLayout().isIdentity() ||
-                   out.root.getDefiningOp<bufferization::ToBufferOp>());
-  if (!rootType || rootType.getRank() != rank ||
-      !rootType.hasStaticShape() || !rowMajor ||
-      launch.getBody().isAncestor(out.root.getParentRegion()))
-    return fail("tma_store writes a view of a whole static row-major "
-                "buffer defined outside the gpu.launch");
-  if (rootType.getDimSize(rank - 1) * outBytes % 16)
-    return fail(llvm::formatv("output rows of {0} elements are not a "
-                              "multiple of 16 bytes, as TMA needs",
-                              rootType.getDimSize(rank - 1)));
+  if (failed(checkTmaBuffer(out.root, rank, outBytes, launch,
+                            "tma_store writes views of", "output ", why)))
+    return failure();
+  auto rootType = cast<MemRefType>(out.root.getType());
   // TMA stores whole 64-row boxes, clipped only at the buffer's edges: a
   // tile smaller than the block must end where the buffer does (a ragged
   // last tile as tiling makes it), or its boxes would write the next
