@@ -625,9 +625,8 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
                 "finish through their staging tile");
   // The buffers the epilogue writes (block-local ones stay in registers).
   llvm::SetVector<Value> written;
-  for (Value buffer : {chain.accumulator})
-    if (!isBlockLocalAllocation(buffer))
-      written.insert(buffer);
+  if (!isBlockLocalAllocation(chain.accumulator))
+    written.insert(chain.accumulator);
   for (linalg::GenericOp op : chain.ops)
     if (!isBlockLocalAllocation(op.getDpsInits()[0]))
       written.insert(op.getDpsInits()[0]);
