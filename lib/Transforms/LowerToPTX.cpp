@@ -55,9 +55,28 @@ std::string devicePipeline(const TargetInfo &target, unsigned optLevel) {
       "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=true},"
       "convert-vector-to-llvm,convert-arith-to-llvm,convert-nvvm-to-llvm,"
       "canonicalize,cse,"
-      "reconcile-unrealized-casts),"
-      "gpu-module-to-binary{{format=isa},symbol-dce",
+      "reconcile-unrealized-casts)",
       target.chip, target.features, optLevel);
+}
+
+/// Serialisation of the lowered gpu.modules to PTX.
+constexpr llvm::StringLiteral kSerialisePipeline =
+    "gpu-module-to-binary{format=isa},symbol-dce";
+
+/// convert-gpu-to-nvvm gives `gpu.dynamic_shared_memory` an internal
+/// zero-length global, which the NVPTX backend demotes into the kernel as a
+/// 1-byte static `.shared` variable. ptxas then lays it out among the other
+/// static variables in declaration order: first, before the mbarriers, so
+/// the dynamic region would start on top of them. External linkage makes it
+/// CUDA's `extern __shared__` array (`.extern .shared ... []`), which ptxas
+/// places after every static variable.
+void externDynamicSharedMemory(ModuleOp module) {
+  module.walk([](LLVM::GlobalOp global) {
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+    if (global.getAddrSpace() == NVVM::NVVMMemorySpace::Shared &&
+        array && array.getNumElements() == 0 && !global.getValueOrNull())
+      global.setLinkage(LLVM::Linkage::External);
+  });
 }
 
 /// Moves the kernels of each dispatch into one gpu.module named
@@ -343,6 +362,9 @@ public:
     passTensorMapsAsPointers(module);
     if (leftover.wasInterrupted() || failed(mergeKernelsPerDispatch(module)) ||
         failed(runTextPipeline(module, devicePipeline(*info, optLevel))))
+      return signalPassFailure();
+    externDynamicSharedMemory(module);
+    if (failed(runTextPipeline(module, kSerialisePipeline)))
       return signalPassFailure();
     dropCompileTimes(module);
     for (auto binary : module.getOps<gpu::BinaryOp>())
