@@ -211,11 +211,11 @@ def mlir(p):
     maps = []
     transposed = p.trans_a or p.trans_b
     if transposed:
-        maps += ["#mA = affine_map<(m, n, k) -> ({})>".format(
-                     "k, m" if p.trans_a else "m, k"),
-                 "#mB = affine_map<(m, n, k) -> ({})>".format(
-                     "n, k" if p.trans_b else "k, n"),
-                 "#mC = affine_map<(m, n, k) -> (m, n)>"]
+        # Batched: the batch dimension leads every operand.
+        d, b = ("(bt, m, n, k)", "bt, ") if p.batch > 1 else ("(m, n, k)", "")
+        maps += [f"#mA = affine_map<{d} -> ({b}{'k, m' if p.trans_a else 'm, k'})>",
+                 f"#mB = affine_map<{d} -> ({b}{'n, k' if p.trans_b else 'k, n'})>",
+                 f"#mC = affine_map<{d} -> ({b}m, n)>"]
     if bf16 or p.epilogue != "none":  # an elementwise generic follows the GEMM
         maps += ["#id = affine_map<(m, n) -> (m, n)>" if rank == 2
                  else "#id = affine_map<(b, m, n) -> (b, m, n)>"]
@@ -226,11 +226,12 @@ def mlir(p):
             f"  %init = tensor.empty() : {acc_t}",
             f"  %acc = linalg.fill ins(%zero : f32) outs(%init : {acc_t}) -> {acc_t}"]
     ins = f"ins(%a, %b : {_tt(shapes[0], et)}, {_tt(shapes[1], et)})"
-    if p.batch > 1:
-        body.append(f"  %mm = linalg.batch_matmul {ins} outs(%acc : {acc_t}) -> {acc_t}")
-    elif transposed:
-        body.append(f"  %mm = linalg.matmul indexing_maps = [#mA, #mB, #mC] {ins}"
+    if transposed:
+        op = "linalg.batch_matmul" if p.batch > 1 else "linalg.matmul"
+        body.append(f"  %mm = {op} indexing_maps = [#mA, #mB, #mC] {ins}"
                     f" outs(%acc : {acc_t}) -> {acc_t}")
+    elif p.batch > 1:
+        body.append(f"  %mm = linalg.batch_matmul {ins} outs(%acc : {acc_t}) -> {acc_t}")
     else:
         body.append(f"  %mm = linalg.matmul {ins} outs(%acc : {acc_t}) -> {acc_t}")
     par = ", ".join(['"parallel"'] * rank)
