@@ -114,6 +114,13 @@ TensorCoreTiling wgmmaTiling(int64_t blockM, int64_t blockN, int64_t consumers,
   return t;
 }
 
+/// Whether TMA can store `p`'s output rows: a multiple of 16 bytes each.
+bool tmaStoresRows(const GemmProblem &p) {
+  Type result = p.resultType;
+  return result && result.isIntOrFloat() &&
+         p.n * result.getIntOrFloatBitWidth() % 128 == 0;
+}
+
 /// The Hopper path for sm_90a: any of the four layouts, at least 64 rows
 /// and columns, batched or not (3-D tensor maps). Operands whose rows TMA
 /// cannot stride over (not a multiple of 16 bytes) are copied into padded
@@ -130,14 +137,20 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
       p.m < 64 || p.n < 64)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
-  // The persistent kernel (persistent_blocks = SM count, 3 stages) races
-  // the 128x256 tile where candidates are measured (alternativeTilings):
-  // ncu at a locked clock, 4096^2 x K, cycles = 33.7K + 67.6 K one block per
-  // tile against cuBLAS's persistent 16.0K + 65.6 K
-  // (docs/benchmarks/h200-2026-12-04-dense-gap). It becomes the choice here
-  // once measured (tools/gpu/persistent-check.sh).
   TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
                                               : wgmmaTiling(128, 128, 1, 6);
+  // cuBLAS's design for the wide tile: one block per SM looping over the
+  // tiles, each tile's epilogue packed into the output type and stored
+  // with TMA while the next tile's K loop runs. Measured against one block
+  // per tile in the product's race: 4096^3 0.2016 -> 0.1945 ms, 16384^2 x
+  // 512 0.888 -> 0.641, 32768^2 x 64 0.0283 -> 0.0200, 128 x 512x2048x1024
+  // 0.503 -> 0.440, 8192^3 unchanged (docs/benchmarks/
+  // h200-2026-12-05-mbarrier-tma). TMA stores need output rows of a
+  // multiple of 16 bytes.
+  if (wide >= target.smCount && tmaStoresRows(p)) {
+    t.persistentBlocks = target.smCount;
+    t.tmaStore = true;
+  }
   // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
   // then one L2 line, not two. 16-byte rows ran 8205x2949x5921 in 0.70 ms,
   // 128-byte rows in 0.51 (docs/benchmarks/h200-2026-12-04-irregular-rows).
@@ -590,8 +603,8 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
   const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
-  if (!t || !t->wgmma || t->persistentBlocks || t->clusterRows != 1 ||
-      !t->f32Precision.empty())
+  if (!t || !t->wgmma || t->clusterRows != 1 || !t->f32Precision.empty() ||
+      (t->persistentBlocks && !t->tmaStore))
     return {};
   // Split-K over a small output under the 64x128 tile reads B once per 64
   // rows of M. A 128x128 tile split twice as finely keeps the block count,
@@ -612,41 +625,23 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   if (t->blockM != 128 || t->blockN != 256 || t->consumers != 2 ||
       t->splitK != 1)
     return {};
-  // One block per SM looping over the tiles; its consumers' staging tiles
-  // beside the ring leave room for three stages.
-  SimtTiling persistent = chosen;
-  persistent.tensorCore->stages = 3;
-  persistent.tensorCore->persistentBlocks = target.smCount;
-  llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", persistent}};
-  // cuBLAS's epilogue: results in the output type through a TMA store
-  // that overlaps the next tile; its staging (two passes of 128 bf16
-  // columns, 32 KiB) leaves room for four stages. Outputs whose rows TMA
-  // can address (multiples of 16 bytes) only.
-  Type result = problem.resultType;
-  bool tmaStore = result && result.isIntOrFloat() &&
-                  problem.n * result.getIntOrFloatBitWidth() % 128 == 0;
-  auto withTmaStore = [](SimtTiling tiling) {
-    tiling.tensorCore->stages = 4;
-    tiling.tensorCore->tmaStore = true;
-    return tiling;
-  };
-  if (tmaStore)
-    variants.push_back({"persistent-tma", withTmaStore(persistent)});
-  // Pairs of tiles along M share B's K-tiles: each block loads half and
-  // multicasts it (cuBLAS's 2-CTA clusters; L2 traffic per K-tile 48 ->
-  // 32 KiB a block). Grid y, the M tiles, must pair up.
-  if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
-    SimtTiling clustered = chosen;
-    clustered.tensorCore->clusterRows = 2;
-    variants.push_back({"cluster", clustered});
-    // All three together are cuBLAS's kernel for this tile.
-    persistent.tensorCore->clusterRows = 2;
-    if (tmaStore)
-      variants.push_back({"persistent-cluster-tma", withTmaStore(persistent)});
-    else
-      variants.push_back({"persistent-cluster", persistent});
+  // The wide tile's choice is the persistent kernel with TMA stores where
+  // the output allows them; it races one block per tile (4 stages, the
+  // epilogue storing from registers), which tied it on 8192^3. Elsewhere
+  // the persistent kernel without them races the choice: its consumers'
+  // staging tiles beside the ring leave room for three stages. Clusters
+  // of two blocks multicasting B ran 1.4-1.6x slower than either on every
+  // shape measured (h200-2026-12-05-mbarrier-tma) and are left to scripts.
+  SimtTiling variant = chosen;
+  TensorCoreTiling &v = *variant.tensorCore;
+  if (t->tmaStore) {
+    v.persistentBlocks = 0;
+    v.tmaStore = false;
+    return {{"per-tile", variant}};
   }
-  return variants;
+  v.stages = 3;
+  v.persistentBlocks = target.smCount;
+  return {{"persistent", variant}};
 }
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,

@@ -6,8 +6,10 @@
 // RUN: vibegemm-opt %s --split-input-file --vibegemm-form-dispatches --vibegemm-builtin-schedule="target=sm_90a" | FileCheck %s --check-prefix=SM90A
 
 // On sm_90a the large square takes TMA + wgmma (128x256 tiles, two
-// consumers, 4 stages), and so does the misaligned irregular shape, its
-// operands first copied into buffers with aligned rows. Both fill the chip
+// consumers, 4 stages) in the persistent kernel (one block per SM) with
+// TMA stores, and so does the misaligned irregular shape, its operands
+// first copied into buffers with aligned rows, but with one block per tile
+// (its rows are no multiple of 16 bytes: no TMA stores). Both fill the chip
 // many times over, so their blocks run in groups of 16 tile rows. Huge K splits K
 // over wgmma kernels (the widest tile whose split fills the chip); decode
 // takes a 64x128 wgmma tile (builtin-schedule-decode-wgmma.mlir) and the
@@ -15,7 +17,7 @@
 // SM90A-LABEL: transform.named_sequence @c0_bf16_d0(
 //       SM90A: %[[LAUNCH:.*]] = transform.gpu.map_forall_to_blocks
 //       SM90A: transform.vibegemm.group_blocks %[[LAUNCH]] {group = 16 : i64} : !transform.any_op
-//  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
+//  SM90A-NEXT: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64, persistent_blocks = 132 : i64, tma_store} :
 // SM90A-LABEL: transform.named_sequence @c1_bf16_d0(
 //       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {stages = 6 : i64} :
 // SM90A-LABEL: transform.named_sequence @c2_bf16_d0(
@@ -35,11 +37,11 @@
 //       SM90A: transform.tune.knob<"block_n"> = 256
 //       SM90A: transform.structured.split_reduction %{{.*}} {split_factor = 64 : i64}
 //       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
-// Tiny K over a large output (16384^2 x 64) is bound by its stores: wgmma
-// tiles, but no grouping.
+// Tiny K over a large output (16384^2 x 64) is bound by its stores: the
+// persistent kernel storing with TMA, but no grouping.
 // SM90A-LABEL: transform.named_sequence @c6_bf16_d0(
 //   SM90A-NOT: group_blocks
-//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64} :
+//       SM90A: transform.vibegemm.gemm_to_wgmma %{{.*}} {consumers = 2 : i64, persistent_blocks = 132 : i64, tma_store} :
 
 // Large square: 128x256 tiles, eight 64x64 warp tiles, K steps of 64, three stages.
 // CHECK-LABEL: transform.named_sequence @c0_bf16_d0(

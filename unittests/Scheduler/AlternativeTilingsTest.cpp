@@ -47,52 +47,31 @@ const TargetInfo &hopper() {
   return *target;
 }
 
-TEST(AlternativeTilings, PersistentAndClusterVariantsOfTheWideWgmmaTile) {
+TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   MLIRContext ctx;
   GemmProblem p = problem(ctx, 4096, 4096, 4096);
   const TargetInfo *target = &hopper();
   SimtTiling chosen = chooseSimtTiling(p, *target);
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
-  EXPECT_EQ(chosen.tensorCore->clusterRows, 1);
+  // The choice: one block per SM, TMA stores, four stages.
+  const TensorCoreTiling &t = *chosen.tensorCore;
+  EXPECT_EQ(t.persistentBlocks, target->smCount);
+  EXPECT_TRUE(t.tmaStore);
+  EXPECT_EQ(t.stages, 4);
+  EXPECT_EQ(t.clusterRows, 1);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, *target);
-  ASSERT_EQ(variants.size(), 4u);
-  EXPECT_EQ(variants[0].name, "persistent");
+  ASSERT_EQ(names(variants), (std::vector<std::string>{"per-tile"}));
+  // One block per tile storing from registers, otherwise the choice.
   const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
-  EXPECT_EQ(v.persistentBlocks, target->smCount);
-  EXPECT_EQ(v.clusterRows, 1);
-  EXPECT_EQ(v.stages, 3);
-  EXPECT_EQ(v.blockM, chosen.tensorCore->blockM);
-  EXPECT_EQ(v.blockN, chosen.tensorCore->blockN);
-  EXPECT_EQ(v.consumers, chosen.tensorCore->consumers);
-  EXPECT_EQ(v.groupRows, chosen.tensorCore->groupRows);
+  EXPECT_EQ(v.persistentBlocks, 0);
   EXPECT_FALSE(v.tmaStore);
-  // The persistent kernel with the TMA-store epilogue, whose smaller
-  // staging leaves room for four stages.
-  EXPECT_EQ(variants[1].name, "persistent-tma");
-  const TensorCoreTiling &tma = *variants[1].tiling.tensorCore;
-  EXPECT_TRUE(tma.tmaStore);
-  EXPECT_EQ(tma.persistentBlocks, target->smCount);
-  EXPECT_EQ(tma.stages, 4);
-  EXPECT_EQ(tma.clusterRows, 1);
-  // 32 tile rows pair up: clusters of two along M, otherwise the choice.
-  EXPECT_EQ(variants[2].name, "cluster");
-  const TensorCoreTiling &clustered = *variants[2].tiling.tensorCore;
-  EXPECT_EQ(clustered.clusterRows, 2);
-  EXPECT_EQ(clustered.persistentBlocks, 0);
-  EXPECT_EQ(clustered.stages, chosen.tensorCore->stages);
-  EXPECT_EQ(clustered.groupRows, chosen.tensorCore->groupRows);
-  // All three: cuBLAS's kernel for this tile.
-  EXPECT_EQ(variants[3].name, "persistent-cluster-tma");
-  const TensorCoreTiling &all = *variants[3].tiling.tensorCore;
-  EXPECT_EQ(all.clusterRows, 2);
-  EXPECT_EQ(all.persistentBlocks, target->smCount);
-  EXPECT_EQ(all.stages, 4);
-  EXPECT_TRUE(all.tmaStore);
-  // A variant has no variants of its own.
-  for (const TilingVariant &variant : variants)
-    EXPECT_TRUE(alternativeTilings(p, variant.tiling, *target).empty());
+  EXPECT_EQ(v.stages, t.stages);
+  EXPECT_EQ(v.blockM, t.blockM);
+  EXPECT_EQ(v.blockN, t.blockN);
+  EXPECT_EQ(v.consumers, t.consumers);
+  EXPECT_EQ(v.groupRows, t.groupRows);
+  EXPECT_EQ(v.clusterRows, 1);
 }
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
@@ -114,48 +93,44 @@ TEST(AlternativeTilings, WiderSplitTileForHugeK) {
   EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, hopper()).empty());
 }
 
-TEST(AlternativeTilings, NoClusterWhereTheTileRowsDoNotPairUp) {
+TEST(AlternativeTilings, PersistentVariantWhereTmaCannotStoreTheRows) {
   MLIRContext ctx;
-  // 8205 rows: 65 tiles of 128 (the irregular shape; its padded copies
-  // keep M).
+  // The irregular shape: bf16 rows of 2949 (5898 bytes) are no multiple of
+  // 16 bytes, so the choice keeps one block per tile and its staged
+  // epilogue; the persistent kernel (three stages beside its staging)
+  // races it.
+  GemmProblem p = problem(ctx, 8205, 2949, 5921);
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
+  EXPECT_FALSE(chosen.tensorCore->tmaStore);
   llvm::SmallVector<TilingVariant, 4> variants =
-      variantsOf(problem(ctx, 8205, 2949, 5921), "sm_90a");
-  // Its bf16 rows of 2949 (5898 bytes) are no multiple of 16 bytes, which
-  // TMA stores need.
-  ASSERT_EQ(variants.size(), 1u);
-  EXPECT_EQ(variants[0].name, "persistent");
+      alternativeTilings(p, chosen, hopper());
+  ASSERT_EQ(names(variants), (std::vector<std::string>{"persistent"}));
+  const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
+  EXPECT_EQ(v.persistentBlocks, hopper().smCount);
+  EXPECT_EQ(v.stages, 3);
+  EXPECT_FALSE(v.tmaStore);
+  // A variant has no variants of its own.
+  EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, hopper()).empty());
 }
 
-TEST(AlternativeTilings, TmaStoreForRaggedTiles) {
+TEST(AlternativeTilings, TmaStoreChosenForRaggedAndBatchedOutputs) {
   MLIRContext ctx;
   // 2000 rows: the last 128-row tile is ragged and ends at the output's
-  // edge, where TMA clips its boxes (16 tile rows pair up).
-  EXPECT_EQ(names(variantsOf(problem(ctx, 2000, 4096, 4096), "sm_90a")),
-            (std::vector<std::string>{"persistent", "persistent-tma",
-                                      "cluster", "persistent-cluster-tma"}));
-}
-
-TEST(AlternativeTilings, TmaStoreForBatchedOutputs) {
-  MLIRContext ctx;
+  // edge, where TMA clips its boxes.
+  GemmProblem ragged = problem(ctx, 2000, 4096, 4096);
   // 128 batches of 512x2048: 3-D tensor maps, a batch box of 1.
   GemmProblem batched = problem(ctx, 512, 2048, 1024);
   batched.batch = 128;
-  EXPECT_EQ(names(variantsOf(batched, "sm_90a")),
-            (std::vector<std::string>{"persistent", "persistent-tma",
-                                      "cluster", "persistent-cluster-tma"}));
-}
-
-TEST(AlternativeTilings, PersistentClustersWithoutTmaStoreForOddRows) {
-  MLIRContext ctx;
-  // 2052 bf16 columns (4104 bytes a row): no TMA stores; the 16 tile rows
-  // pair up, so the persistent clusters keep the staged epilogue and its
-  // 3 stages.
-  llvm::SmallVector<TilingVariant, 4> variants =
-      variantsOf(problem(ctx, 2048, 2052, 4096), "sm_90a");
-  ASSERT_EQ(names(variants), (std::vector<std::string>{
-                                 "persistent", "cluster", "persistent-cluster"}));
-  EXPECT_FALSE(variants[2].tiling.tensorCore->tmaStore);
-  EXPECT_EQ(variants[2].tiling.tensorCore->stages, 3);
+  for (const GemmProblem &p : {ragged, batched}) {
+    SimtTiling chosen = chooseSimtTiling(p, hopper());
+    ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+    EXPECT_TRUE(chosen.tensorCore->tmaStore);
+    EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
+    EXPECT_EQ(names(alternativeTilings(p, chosen, hopper())),
+              (std::vector<std::string>{"per-tile"}));
+  }
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {

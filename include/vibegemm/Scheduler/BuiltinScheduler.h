@@ -116,14 +116,10 @@ struct TilingVariant {
 
 /// Variants of the chosen tiling worth racing against it where candidates
 /// are measured on the GPU (never chosen on static estimates): for the
-/// 128x256 two-consumer wgmma tile, the persistent kernel ("persistent"),
-/// with the TMA-store epilogue where the output allows it
-/// ("persistent-tma"), and, where the tile rows pair up, clusters of two
-/// blocks multicasting B ("cluster") and all three together
-/// ("persistent-cluster-tma", or "persistent-cluster" without the TMA
-/// store); for split-K under the
-/// 64x128 tile, a 128x128 tile split twice as finely ("split-wide"). Empty
-/// when there is none.
+/// 128x256 two-consumer wgmma tile, one block per tile ("per-tile") where
+/// the choice is the persistent kernel with TMA stores, else the persistent
+/// kernel ("persistent"); for split-K under the 64x128 tile, a 128x128 tile
+/// split twice as finely ("split-wide"). Empty when there is none.
 llvm::SmallVector<TilingVariant, 4>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
