@@ -7,6 +7,7 @@
 # to finish on the same machine.
 # Usage: tools/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
 #        [DTYPES=f32,bf16] [JOBS=8 compiles at a time] [ONLY=regex on names]
+#        [COMPILE_TORCH=0: no torch.compile column]
 set -uo pipefail
 dest=${1:?output directory}
 work=/tmp/bench
@@ -14,6 +15,8 @@ mkdir -p "$dest"
 source tools/gpu/env.sh
 only=()
 [ -n "${ONLY:-}" ] && only=(--only "$ONLY")
+torch=()
+[ "${COMPILE_TORCH:-1}" = 0 ] && torch=(--no-compile-torch)
 python3 python/bench/bench.py compile --out "$work" --jobs "${JOBS:-8}" "${only[@]}" \
   --dtypes "${DTYPES:-f32,bf16}" \
   --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
@@ -24,7 +27,7 @@ if [ -n "${RESUME:-}" ]; then
 fi
 python3 python/bench/bench.py run --out "$work" --vibegemm-run build/bin/vibegemm-run "${only[@]}" \
   --dtypes "${DTYPES:-f32,bf16}" \
-  --run-timeout 120 --time-budget "${TIME_BUDGET:-420}" "${resume[@]}" 2>&1 |
+  --run-timeout 120 --time-budget "${TIME_BUDGET:-420}" "${resume[@]}" "${torch[@]}" 2>&1 |
   tee "$dest/run.log"
 python3 python/bench/bench.py report --out "$work" --dest "$dest/report" \
   --reproduce "bash tools/gpu/bench.sh OUTDIR  (then RESUME=OUTDIR/report/results.json bash tools/gpu/bench.sh OUTDIR2 if the budget ran out)"

@@ -13,7 +13,8 @@
 # A device call lasts at most 600 s: races stop starting once TIME_BUDGET
 # seconds (default 520) have passed, saying what they skipped, and the edge
 # cases run only with EDGES=1 (a second call).
-# Usage: [ROUNDS=2] [TIME_BUDGET=520] [EDGES=1] tools/gpu/persistent-check.sh OUTDIR
+# Usage: [ROUNDS=2] [TIME_BUDGET=520] [EDGES=1 [EDGE_CASES="1x2000x1992x1000:nn ..."]]
+#        tools/gpu/persistent-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/pcheck
@@ -100,6 +101,8 @@ cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
        1x2000x1992x1000:tn 1x3960x4000x1000:tt 1x2048x4096x1024:nt:bias_relu
        16x1000x1000x520:nn 4x1000x600x256:nn 1x8192x8200x200:nn
        1x4000x4000x1000:tn 4x2000x2040x256:nt)
+# EDGE_CASES="SPEC ..." (edge_cases.py's specs) checks those instead.
+[ -n "${EDGE_CASES:-}" ] && read -r -a cases <<< "$EDGE_CASES"
 python3 python/bench/edge_cases.py /tmp/pcheck/edges bf16 p "${cases[@]}" || exit 1
 # Every candidate's files are kept (keep-candidates), so each variant runs
 # under memcheck, not only the winner.
