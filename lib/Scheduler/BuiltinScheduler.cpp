@@ -146,8 +146,12 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   // 512 0.888 -> 0.641, 32768^2 x 64 0.0283 -> 0.0200, 128 x 512x2048x1024
   // 0.503 -> 0.440, 8192^3 unchanged (docs/benchmarks/
   // h200-2026-12-05-mbarrier-tma). TMA stores need output rows of a
-  // multiple of 16 bytes.
-  if (wide >= target.smCount && tmaStoresRows(p)) {
+  // multiple of 16 bytes. Ragged edge tiles (boxes clipped at the buffer's
+  // edge) and A stored [K, M] have not run in it on a GPU yet: there it
+  // races as a variant, verified before it can win, and one block per
+  // tile stays the choice.
+  if (wide >= target.smCount && tmaStoresRows(p) && p.m % 128 == 0 &&
+      p.n % 256 == 0 && !p.transposeA) {
     t.persistentBlocks = target.smCount;
     t.tmaStore = true;
   }
@@ -626,11 +630,12 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
       t->splitK != 1)
     return {};
   // The wide tile's choice is the persistent kernel with TMA stores where
-  // the output allows them; it races one block per tile (4 stages, the
-  // epilogue storing from registers), which tied it on 8192^3. Elsewhere
-  // the persistent kernel without them races the choice: its consumers'
-  // staging tiles beside the ring leave room for three stages. Clusters
-  // of two blocks multicasting B ran 1.4-1.6x slower than either on every
+  // the output allows them and it has been measured; it races one block per
+  // tile (4 stages, the epilogue storing from registers), which tied it on
+  // 8192^3. Elsewhere the persistent kernel races the choice, without TMA
+  // stores (its consumers' staging tiles beside the ring leave room for
+  // three stages) and, where the output rows allow, with them. Clusters of
+  // two blocks multicasting B ran 1.4-1.6x slower than either on every
   // shape measured (h200-2026-12-05-mbarrier-tma) and are left to scripts.
   SimtTiling variant = chosen;
   TensorCoreTiling &v = *variant.tensorCore;
@@ -639,9 +644,16 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
     v.tmaStore = false;
     return {{"per-tile", variant}};
   }
-  v.stages = 3;
   v.persistentBlocks = target.smCount;
-  return {{"persistent", variant}};
+  llvm::SmallVector<TilingVariant, 4> variants;
+  if (tmaStoresRows(problem)) {
+    v.tmaStore = true;
+    variants.push_back({"persistent-tma", variant});
+    v.tmaStore = false;
+  }
+  v.stages = 3;
+  variants.insert(variants.begin(), {"persistent", variant});
+  return variants;
 }
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
-# built-in variants (of the 128x256 wgmma tile: the persistent kernel, the
-# same with the TMA-store epilogue, 2-block clusters multicasting B, all
-# three; of split-K's 64x128 tile: 128x128 split twice as finely) against the built-in choice, through the product's
-# own race. `vibegemm-opt --llm-schedule=measure=on` times the built-in
+# built-in choice against its variants (for the 128x256 wgmma tile: the
+# persistent kernel with TMA stores against one block per tile, or, where
+# that is not the choice yet, the persistent kernel with and without TMA
+# stores against it; for split-K's 64x128 tile: 128x128 split twice as
+# finely), through the product's own race.
+# `vibegemm-opt --llm-schedule=measure=on` times the built-in
 # schedule and its `builtin-variant`s beside cuBLAS,
 # each verified in an isolated child; this prints every candidate's status
 # and time per problem, ROUNDS times over (a variant that faults in any
@@ -11,9 +13,9 @@
 # layouts, batched, bias + ReLU) and runs every candidate's plan under
 # compute-sanitizer memcheck.
 # A device call lasts at most 600 s: races stop starting once TIME_BUDGET
-# seconds (default 520) have passed, saying what they skipped, and the edge
+# seconds (default 450) have passed, saying what they skipped, and the edge
 # cases run only with EDGES=1 (a second call).
-# Usage: [ROUNDS=2] [TIME_BUDGET=520] [EDGES=1 [EDGE_CASES="1x2000x1992x1000:nn ..."]]
+# Usage: [ROUNDS=2] [TIME_BUDGET=450] [EDGES=1 [EDGE_CASES="1x2000x1992x1000:nn ..."]]
 #        tools/gpu/persistent-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
@@ -66,7 +68,7 @@ for dispatch, by_name in runs.items():
                           str(cs[-1]["max_active_clusters"])]))
 PY
 }
-deadline=$((SECONDS + ${TIME_BUDGET:-520}))
+deadline=$((SECONDS + ${TIME_BUDGET:-450}))
 race() { # name input.mlir
   if ((SECONDS > deadline)); then echo "$1: skipped (time budget)"; return; fi
   rm -rf "/tmp/pcheck/$1"
@@ -83,7 +85,7 @@ os.makedirs(sys.argv[1], exist_ok=True)
 # Most telling first: the time budget may stop a round before its end.
 want = ["l1_square", "a_cube_8192", "l2_bias_relu", "a_tiny_k", "l1_small_k",
         "l2_scale_residual", "l1_standard", "a_huge_k", "l1_batched", "l1_irregular",
-        "l1_trans_b"]
+        "l1_trans_b", "l1_trans_a"]
 for p in problems.suite():
     if p.base in want and p.dtype == "bf16":
         name = f"{want.index(p.base):02d}-{p.name}"

@@ -115,22 +115,47 @@ TEST(AlternativeTilings, PersistentVariantWhereTmaCannotStoreTheRows) {
   EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, hopper()).empty());
 }
 
-TEST(AlternativeTilings, TmaStoreChosenForRaggedAndBatchedOutputs) {
+TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
   MLIRContext ctx;
-  // 2000 rows: the last 128-row tile is ragged and ends at the output's
-  // edge, where TMA clips its boxes.
-  GemmProblem ragged = problem(ctx, 2000, 4096, 4096);
   // 128 batches of 512x2048: 3-D tensor maps, a batch box of 1.
   GemmProblem batched = problem(ctx, 512, 2048, 1024);
   batched.batch = 128;
-  for (const GemmProblem &p : {ragged, batched}) {
-    SimtTiling chosen = chooseSimtTiling(p, hopper());
-    ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-    EXPECT_TRUE(chosen.tensorCore->tmaStore);
-    EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
-    EXPECT_EQ(names(alternativeTilings(p, chosen, hopper())),
-              (std::vector<std::string>{"per-tile"}));
-  }
+  SimtTiling chosen = chooseSimtTiling(batched, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  EXPECT_TRUE(chosen.tensorCore->tmaStore);
+  EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
+  EXPECT_EQ(names(alternativeTilings(batched, chosen, hopper())),
+            (std::vector<std::string>{"per-tile"}));
+}
+
+TEST(AlternativeTilings, TmaStoreOnlyRacesForRaggedTilesAndTransposedA) {
+  MLIRContext ctx;
+  // 2000 rows: the last 128-row tile is ragged and ends at the output's
+  // edge, where TMA clips its boxes. Not yet run on a GPU, so one block
+  // per tile stays the choice and the persistent kernels race it.
+  GemmProblem ragged = problem(ctx, 2000, 4096, 4096);
+  SimtTiling chosen = chooseSimtTiling(ragged, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  EXPECT_FALSE(chosen.tensorCore->tmaStore);
+  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
+  llvm::SmallVector<TilingVariant, 4> variants =
+      alternativeTilings(ragged, chosen, hopper());
+  ASSERT_EQ(names(variants),
+            (std::vector<std::string>{"persistent", "persistent-tma"}));
+  const TensorCoreTiling &tma = *variants[1].tiling.tensorCore;
+  EXPECT_TRUE(tma.tmaStore);
+  // A stored [K, M] likewise.
+  GemmProblem transposedA = problem(ctx, 4096, 4096, 4096);
+  transposedA.transposeA = true;
+  SimtTiling perTile = chooseSimtTiling(transposedA, hopper());
+  ASSERT_TRUE(perTile.tensorCore && perTile.tensorCore->wgmma);
+  EXPECT_FALSE(perTile.tensorCore->tmaStore);
+  EXPECT_EQ(names(alternativeTilings(transposedA, perTile, hopper())),
+            (std::vector<std::string>{"persistent", "persistent-tma"}));
+  EXPECT_EQ(tma.persistentBlocks, hopper().smCount);
+  EXPECT_EQ(tma.stages, 4);
+  EXPECT_FALSE(variants[0].tiling.tensorCore->tmaStore);
+  EXPECT_EQ(variants[0].tiling.tensorCore->stages, 3);
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {

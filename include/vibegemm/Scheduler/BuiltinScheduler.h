@@ -118,8 +118,10 @@ struct TilingVariant {
 /// are measured on the GPU (never chosen on static estimates): for the
 /// 128x256 two-consumer wgmma tile, one block per tile ("per-tile") where
 /// the choice is the persistent kernel with TMA stores, else the persistent
-/// kernel ("persistent"); for split-K under the 64x128 tile, a 128x128 tile
-/// split twice as finely ("split-wide"). Empty when there is none.
+/// kernel ("persistent") and, where TMA can store the output rows (ragged
+/// tiles), the same with TMA stores ("persistent-tma"); for split-K under
+/// the 64x128 tile, a 128x128 tile split twice as finely ("split-wide").
+/// Empty when there is none.
 llvm::SmallVector<TilingVariant, 4>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
