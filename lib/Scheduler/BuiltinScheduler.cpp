@@ -147,11 +147,12 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   // 0.503 -> 0.440, 8192^3 unchanged (docs/benchmarks/
   // h200-2026-12-05-mbarrier-tma). TMA stores need output rows of a
   // multiple of 16 bytes. Ragged edge tiles (boxes clipped at the buffer's
-  // edge) and A stored [K, M] have not run in it on a GPU yet: there it
-  // races as a variant, verified before it can win, and one block per
-  // tile stays the choice.
+  // edge), A stored [K, M] and f32 outputs (boxes of 32 columns) have not
+  // run in it on a GPU yet: there it races as a variant, verified before
+  // it can win, and one block per tile stays the choice.
   if (wide >= target.smCount && tmaStoresRows(p) && p.m % 128 == 0 &&
-      p.n % 256 == 0 && !p.transposeA) {
+      p.n % 256 == 0 && !p.transposeA &&
+      p.resultType.getIntOrFloatBitWidth() == 16) {
     t.persistentBlocks = target.smCount;
     t.tmaStore = true;
   }

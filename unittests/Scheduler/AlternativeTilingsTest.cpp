@@ -128,7 +128,7 @@ TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
             (std::vector<std::string>{"per-tile"}));
 }
 
-TEST(AlternativeTilings, TmaStoreOnlyRacesForRaggedTilesAndTransposedA) {
+TEST(AlternativeTilings, TmaStoreOnlyRacesWhereNotMeasured) {
   MLIRContext ctx;
   // 2000 rows: the last 128-row tile is ragged and ends at the output's
   // edge, where TMA clips its boxes. Not yet run on a GPU, so one block
@@ -151,6 +151,14 @@ TEST(AlternativeTilings, TmaStoreOnlyRacesForRaggedTilesAndTransposedA) {
   ASSERT_TRUE(perTile.tensorCore && perTile.tensorCore->wgmma);
   EXPECT_FALSE(perTile.tensorCore->tmaStore);
   EXPECT_EQ(names(alternativeTilings(transposedA, perTile, hopper())),
+            (std::vector<std::string>{"persistent", "persistent-tma"}));
+  // And f32 outputs of bf16 operands.
+  GemmProblem f32Output = problem(ctx, 4096, 4096, 4096);
+  f32Output.resultType = f32Output.accType;
+  SimtTiling f32Tiling = chooseSimtTiling(f32Output, hopper());
+  ASSERT_TRUE(f32Tiling.tensorCore && f32Tiling.tensorCore->wgmma);
+  EXPECT_FALSE(f32Tiling.tensorCore->tmaStore);
+  EXPECT_EQ(names(alternativeTilings(f32Output, f32Tiling, hopper())),
             (std::vector<std::string>{"persistent", "persistent-tma"}));
   EXPECT_EQ(tma.persistentBlocks, hopper().smCount);
   EXPECT_EQ(tma.stages, 4);

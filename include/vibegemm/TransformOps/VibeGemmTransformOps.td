@@ -237,9 +237,10 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     staging tile beside the ring (not overlaying it) and finishes its rows
     in two halves of columns; the shared memory is the ring plus the
     consumers' staging. The launch grid must be constant. The built-in
-    scheduler chooses it, with `tma_store`, for whole 128x256 tiles of an
-    output TMA can store when A is stored [M, K], and races it against one
-    block per tile elsewhere (docs/benchmarks/h200-2026-12-05-mbarrier-tma).
+    scheduler chooses it, with `tma_store`, for whole 128x256 tiles of a
+    16-bit output TMA can store when A is stored [M, K], and races it
+    against one block per tile elsewhere
+    (docs/benchmarks/h200-2026-12-05-mbarrier-tma).
 
     Clusters (`cluster_rows = 2`, 1 by default): the blocks run in
     clusters of two along grid y (recorded as `vibegemm.cluster =
