@@ -85,7 +85,7 @@ os.makedirs(sys.argv[1], exist_ok=True)
 # Most telling first: the time budget may stop a round before its end.
 want = ["l1_square", "a_cube_8192", "l2_bias_relu", "a_tiny_k", "l1_small_k",
         "l2_scale_residual", "l1_standard", "a_huge_k", "l1_batched", "l1_irregular",
-        "l1_trans_b", "l1_trans_a"]
+        "l1_trans_b", "l1_trans_a", "l2_gelu_softmax", "l2_scale_hardtanh_gelu"]
 for p in problems.suite():
     if p.base in want and p.dtype == "bf16":
         name = f"{want.index(p.base):02d}-{p.name}"
