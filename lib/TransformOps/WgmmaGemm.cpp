@@ -1072,9 +1072,12 @@ void WgmmaBuilder::releaseSlot(Value slot) {
     return;
   }
   // The partner's producer multicasts into this block's slot too, so it
-  // waits for both blocks' consumers. Its wait is nvgpu's (acquire at CTA
-  // scope), as CUTLASS's ClusterBarrier waits; MLIR 22's NVVM try_wait
-  // has no scope to ask for acquire.cluster.
+  // waits for both blocks' consumers. The arrive keeps PTX's default
+  // release.cta, as CUTLASS's ClusterBarrier::arrive(cta_id): the slot's
+  // only readers are this warpgroup's wgmma, complete after its
+  // wait_group. release.cluster compiled to MEMBAR.ALL.GPU + ERRBAR before
+  // each arrive (SASS of ptxas 13.0), an L2 round trip per K-step that made
+  // the clustered kernels 1.4-1.6x slower (h200-2026-12-05-mbarrier-tma).
   MLIRContext *ctx = b.getContext();
   Value address = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
                                                barriers, empty);
@@ -1088,7 +1091,7 @@ void WgmmaBuilder::releaseSlot(Value slot) {
         arith::ConstantIntOp::create(b, loc, rank, 32));
     NVVM::MBarrierArriveOp::create(
         b, loc, Type(), remote, Value(),
-        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER));
+        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
   }
 }
 
