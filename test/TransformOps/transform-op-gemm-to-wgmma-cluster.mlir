@@ -30,9 +30,9 @@
 //       CHECK:     %[[EMPTY:.*]] = nvgpu.mbarrier.get %[[BARS]]
 //       CHECK:     %[[LOCAL:.*]] = llvm.inttoptr %[[EMPTY]] : i32 to !llvm.ptr<3>
 //       CHECK:     %[[R0:.*]] = nvvm.mapa %[[LOCAL]], %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
-//       CHECK:     nvvm.mbarrier.arrive %[[R0]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+//       CHECK:     nvvm.mbarrier.arrive %[[R0]] : !llvm.ptr<7>
 //       CHECK:     %[[R1:.*]] = nvvm.mapa %[[LOCAL]], %c1_i32{{[_0-9]*}} : !llvm.ptr<3> -> !llvm.ptr<7>
-//       CHECK:     nvvm.mbarrier.arrive %[[R1]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+//       CHECK:     nvvm.mbarrier.arrive %[[R1]] : !llvm.ptr<7>
 //       CHECK:     gpu.barrier
 //       CHECK:     nvvm.cluster.arrive
 //  CHECK-NEXT:     nvvm.cluster.wait
