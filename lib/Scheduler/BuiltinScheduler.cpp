@@ -635,15 +635,23 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   // tile (4 stages, the epilogue storing from registers), which tied it on
   // 8192^3. Elsewhere the persistent kernel races the choice, without TMA
   // stores (its consumers' staging tiles beside the ring leave room for
-  // three stages) and, where the output rows allow, with them. Clusters of
-  // two blocks multicasting B ran 1.4-1.6x slower than either on every
-  // shape measured (h200-2026-12-05-mbarrier-tma) and are left to scripts.
+  // three stages) and, where the output rows allow, with them.
   SimtTiling variant = chosen;
   TensorCoreTiling &v = *variant.tensorCore;
   if (t->tmaStore) {
     v.persistentBlocks = 0;
     v.tmaStore = false;
-    return {{"per-tile", variant}};
+    llvm::SmallVector<TilingVariant, 4> variants = {{"per-tile", variant}};
+    // Where the tile rows pair up, the same in clusters of two blocks
+    // along M that multicast B (cuBLAS's nvjet 1x2 kernel). Their slot
+    // releases cost a GPU-scope fence each K-step until 2026-12-05 and ran
+    // 1.4-1.6x slower (h200-2026-12-05-mbarrier-tma); not measured since.
+    if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
+      SimtTiling clustered = chosen;
+      clustered.tensorCore->clusterRows = 2;
+      variants.push_back({"persistent-cluster-tma", clustered});
+    }
+    return variants;
   }
   v.persistentBlocks = target.smCount;
   llvm::SmallVector<TilingVariant, 4> variants;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
 # built-in choice against its variants (for the 128x256 wgmma tile: the
-# persistent kernel with TMA stores against one block per tile, or, where
+# persistent kernel with TMA stores against one block per tile and against
+# itself in 2-block clusters multicasting B, or, where
 # that is not the choice yet, the persistent kernel with and without TMA
 # stores against it; for split-K's 64x128 tile: 128x128 split twice as
 # finely), through the product's own race.

@@ -61,7 +61,8 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   EXPECT_EQ(t.clusterRows, 1);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, *target);
-  ASSERT_EQ(names(variants), (std::vector<std::string>{"per-tile"}));
+  ASSERT_EQ(names(variants), (std::vector<std::string>{
+                                 "per-tile", "persistent-cluster-tma"}));
   // One block per tile storing from registers, otherwise the choice.
   const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
   EXPECT_EQ(v.persistentBlocks, 0);
@@ -72,6 +73,16 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   EXPECT_EQ(v.consumers, t.consumers);
   EXPECT_EQ(v.groupRows, t.groupRows);
   EXPECT_EQ(v.clusterRows, 1);
+  // 32 tile rows pair up: the choice in clusters of two along M.
+  const TensorCoreTiling &clustered = *variants[1].tiling.tensorCore;
+  EXPECT_EQ(clustered.clusterRows, 2);
+  EXPECT_EQ(clustered.persistentBlocks, target->smCount);
+  EXPECT_TRUE(clustered.tmaStore);
+  EXPECT_EQ(clustered.stages, t.stages);
+  EXPECT_EQ(clustered.groupRows, t.groupRows);
+  // 33 tile rows (4224) do not pair up: no clusters.
+  EXPECT_EQ(names(variantsOf(problem(ctx, 4224, 4096, 4096), "sm_90a")),
+            (std::vector<std::string>{"per-tile"}));
 }
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
@@ -125,7 +136,7 @@ TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
   EXPECT_TRUE(chosen.tensorCore->tmaStore);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
   EXPECT_EQ(names(alternativeTilings(batched, chosen, hopper())),
-            (std::vector<std::string>{"per-tile"}));
+            (std::vector<std::string>{"per-tile", "persistent-cluster-tma"}));
 }
 
 TEST(AlternativeTilings, TmaStoreOnlyRacesWhereNotMeasured) {

@@ -116,8 +116,10 @@ struct TilingVariant {
 
 /// Variants of the chosen tiling worth racing against it where candidates
 /// are measured on the GPU (never chosen on static estimates): for the
-/// 128x256 two-consumer wgmma tile, one block per tile ("per-tile") where
-/// the choice is the persistent kernel with TMA stores, else the persistent
+/// 128x256 two-consumer wgmma tile, one block per tile ("per-tile") and,
+/// where the tile rows pair up, the choice in 2-block clusters multicasting
+/// B ("persistent-cluster-tma") where the choice is the persistent kernel
+/// with TMA stores, else the persistent
 /// kernel ("persistent") and, where TMA can store the output rows (ragged
 /// tiles), the same with TMA stores ("persistent-tma"); for split-K under
 /// the 64x128 tile, a 128x128 tile split twice as finely ("split-wide").
