@@ -142,8 +142,8 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   // cuBLAS's design for the wide tile: one block per SM looping over the
   // tiles, each tile's epilogue packed into the output type and stored
   // with TMA while the next tile's K loop runs. Measured against one block
-  // per tile in the product's race: 4096^3 0.2016 -> 0.1945 ms, 16384^2 x
-  // 512 0.888 -> 0.641, 32768^2 x 64 0.0283 -> 0.0200, 128 x 512x2048x1024
+  // per tile in the product's race: 4096^3 0.2016 -> 0.1945 ms, 32768^2 x
+  // 64 0.888 -> 0.641, 4096^2 x 256 0.0283 -> 0.0200, 128 x 512x2048x1024
   // 0.503 -> 0.440, 8192^3 unchanged (docs/benchmarks/
   // h200-2026-12-05-mbarrier-tma). TMA stores need output rows of a
   // multiple of 16 bytes. Ragged edge tiles (boxes clipped at the buffer's

@@ -115,15 +115,15 @@ struct TilingVariant {
 };
 
 /// Variants of the chosen tiling worth racing against it where candidates
-/// are measured on the GPU (never chosen on static estimates): for the
-/// 128x256 two-consumer wgmma tile, one block per tile ("per-tile") and,
-/// where the tile rows pair up, the choice in 2-block clusters multicasting
-/// B ("persistent-cluster-tma") where the choice is the persistent kernel
-/// with TMA stores, else the persistent
-/// kernel ("persistent") and, where TMA can store the output rows (ragged
-/// tiles), the same with TMA stores ("persistent-tma"); for split-K under
-/// the 64x128 tile, a 128x128 tile split twice as finely ("split-wide").
-/// Empty when there is none.
+/// are measured on the GPU (never chosen on static estimates). For the
+/// 128x256 two-consumer wgmma tile: where the choice is the persistent
+/// kernel with TMA stores, one block per tile ("per-tile") and, where the
+/// tile rows pair up, the choice in 2-block clusters multicasting B
+/// ("persistent-cluster-tma"); where the choice is one block per tile, the
+/// persistent kernel ("persistent") and, where TMA can store the output
+/// rows, the same with TMA stores ("persistent-tma"). For split-K under the
+/// 64x128 tile, a 128x128 tile split twice as finely ("split-wide"). Empty
+/// when there is none.
 llvm::SmallVector<TilingVariant, 4>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
