@@ -654,14 +654,12 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
     return variants;
   }
   v.persistentBlocks = target.smCount;
-  llvm::SmallVector<TilingVariant, 4> variants;
-  if (tmaStoresRows(problem)) {
-    v.tmaStore = true;
-    variants.push_back({"persistent-tma", variant});
-    v.tmaStore = false;
-  }
+  SimtTiling withTmaStore = variant;
+  withTmaStore.tensorCore->tmaStore = true;
   v.stages = 3;
-  variants.insert(variants.begin(), {"persistent", variant});
+  llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", variant}};
+  if (tmaStoresRows(problem))
+    variants.push_back({"persistent-tma", withTmaStore});
   return variants;
 }
 
