@@ -145,16 +145,20 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   // per tile in the product's race: 4096^3 0.2016 -> 0.1945 ms, 32768^2 x
   // 64 0.888 -> 0.641, 4096^2 x 256 0.0283 -> 0.0200, 128 x 512x2048x1024
   // 0.503 -> 0.440, 8192^3 unchanged (docs/benchmarks/
-  // h200-2026-12-05-mbarrier-tma). TMA stores need output rows of a
-  // multiple of 16 bytes. Ragged edge tiles (boxes clipped at the buffer's
-  // edge), A stored [K, M] and f32 outputs (boxes of 32 columns) have not
-  // run in it on a GPU yet: there it races as a variant, verified before
-  // it can win, and one block per tile stays the choice.
-  if (wide >= target.smCount && tmaStoresRows(p) && p.m % 128 == 0 &&
-      p.n % 256 == 0 && !p.transposeA &&
-      p.resultType.getIntOrFloatBitWidth() == 16) {
+  // h200-2026-12-05-mbarrier-tma). On ragged tiles, A stored [K, M] and
+  // batches the persistent kernel beat one block per tile by 3-25 % too,
+  // with TMA stores or without (docs/benchmarks/h100-2026-12-05-edges, an
+  // H100). TMA stores need output rows of a multiple of 16 bytes; without
+  // them the consumers' staging tiles leave room for three stages. Not
+  // chosen, but raced: where neither TMA stores nor the operands' rows line
+  // up (8205x2949x5921: one block per tile 0.5207 ms, persistent 0.5363),
+  // and for f32 outputs (boxes of 32 columns), not yet run on a GPU.
+  if (wide >= target.smCount && p.resultType.getIntOrFloatBitWidth() == 16 &&
+      (tmaStoresRows(p) || rowsAligned)) {
     t.persistentBlocks = target.smCount;
-    t.tmaStore = true;
+    t.tmaStore = tmaStoresRows(p);
+    if (!t.tmaStore)
+      t.stages = 3;
   }
   // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
   // then one L2 line, not two. 16-byte rows ran 8205x2949x5921 in 0.70 ms,
@@ -608,8 +612,7 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
   const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
-  if (!t || !t->wgmma || t->clusterRows != 1 || !t->f32Precision.empty() ||
-      (t->persistentBlocks && !t->tmaStore))
+  if (!t || !t->wgmma || t->clusterRows != 1 || !t->f32Precision.empty())
     return {};
   // Split-K over a small output under the 64x128 tile reads B once per 64
   // rows of M. A 128x128 tile split twice as finely keeps the block count,
@@ -630,36 +633,44 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   if (t->blockM != 128 || t->blockN != 256 || t->consumers != 2 ||
       t->splitK != 1)
     return {};
-  // The wide tile's choice is the persistent kernel with TMA stores where
-  // the output allows them and it has been measured; it races one block per
+  // The wide tile's choice for 16-bit outputs is the persistent kernel,
+  // with TMA stores where the output rows allow. It races one block per
   // tile (4 stages, the epilogue storing from registers), which tied it on
-  // 8192^3. Elsewhere the persistent kernel races the choice, without TMA
-  // stores (its consumers' staging tiles beside the ring leave room for
-  // three stages) and, where the output rows allow, with them.
-  SimtTiling variant = chosen;
-  TensorCoreTiling &v = *variant.tensorCore;
-  if (t->tmaStore) {
-    v.persistentBlocks = 0;
-    v.tmaStore = false;
-    llvm::SmallVector<TilingVariant, 4> variants = {{"per-tile", variant}};
-    // Where the tile rows pair up, the same in clusters of two blocks
-    // along M that multicast B (cuBLAS's nvjet 1x2 kernel). Their slot
-    // releases cost a GPU-scope fence each K-step until 2026-12-05 and ran
-    // 1.4-1.6x slower (h200-2026-12-05-mbarrier-tma); not measured since.
-    if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
-      SimtTiling clustered = chosen;
-      clustered.tensorCore->clusterRows = 2;
-      variants.push_back({"persistent-cluster-tma", clustered});
-    }
+  // 8192^3, and, with TMA stores, itself without them (3 stages), which won
+  // by 1-2 % on some ragged shapes (h100-2026-12-05-edges). For f32
+  // outputs the choice is one block per tile, and the persistent kernel
+  // races it with and without TMA stores.
+  SimtTiling perTile = chosen;
+  TensorCoreTiling &p = *perTile.tensorCore;
+  p.persistentBlocks = 0;
+  p.tmaStore = false;
+  p.stages = 4;
+  SimtTiling persistent = perTile;
+  persistent.tensorCore->persistentBlocks = target.smCount;
+  persistent.tensorCore->stages = 3;
+  SimtTiling persistentTma = perTile;
+  persistentTma.tensorCore->persistentBlocks = target.smCount;
+  persistentTma.tensorCore->tmaStore = true;
+  if (!t->persistentBlocks) {
+    llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", persistent}};
+    if (tmaStoresRows(problem))
+      variants.push_back({"persistent-tma", persistentTma});
     return variants;
   }
-  v.persistentBlocks = target.smCount;
-  SimtTiling withTmaStore = variant;
-  withTmaStore.tensorCore->tmaStore = true;
-  v.stages = 3;
-  llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", variant}};
-  if (tmaStoresRows(problem))
-    variants.push_back({"persistent-tma", withTmaStore});
+  llvm::SmallVector<TilingVariant, 4> variants = {{"per-tile", perTile}};
+  if (!t->tmaStore)
+    return variants;
+  variants.push_back({"persistent", persistent});
+  // Where the tile rows pair up, the choice in clusters of two blocks
+  // along M that multicast B (cuBLAS's nvjet 1x2 kernel). With each slot
+  // release fenced at GPU scope they ran 1.4-1.6x slower
+  // (h200-2026-12-05-mbarrier-tma); with CTA scope 3 % slower on one shape
+  // (h100-2026-12-05-edges).
+  if (llvm::divideCeil(problem.m, t->blockM) % 2 == 0) {
+    SimtTiling clustered = chosen;
+    clustered.tensorCore->clusterRows = 2;
+    variants.push_back({"persistent-cluster-tma", clustered});
+  }
   return variants;
 }
 

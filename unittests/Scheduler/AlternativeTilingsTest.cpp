@@ -61,8 +61,9 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   EXPECT_EQ(t.clusterRows, 1);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, *target);
-  ASSERT_EQ(names(variants), (std::vector<std::string>{
-                                 "per-tile", "persistent-cluster-tma"}));
+  ASSERT_EQ(names(variants),
+            (std::vector<std::string>{"per-tile", "persistent",
+                                      "persistent-cluster-tma"}));
   // One block per tile storing from registers, otherwise the choice.
   const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
   EXPECT_EQ(v.persistentBlocks, 0);
@@ -73,8 +74,13 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   EXPECT_EQ(v.consumers, t.consumers);
   EXPECT_EQ(v.groupRows, t.groupRows);
   EXPECT_EQ(v.clusterRows, 1);
+  // The choice storing from registers: three stages beside its staging.
+  const TensorCoreTiling &persistent = *variants[1].tiling.tensorCore;
+  EXPECT_EQ(persistent.persistentBlocks, target->smCount);
+  EXPECT_FALSE(persistent.tmaStore);
+  EXPECT_EQ(persistent.stages, 3);
   // 32 tile rows pair up: the choice in clusters of two along M.
-  const TensorCoreTiling &clustered = *variants[1].tiling.tensorCore;
+  const TensorCoreTiling &clustered = *variants[2].tiling.tensorCore;
   EXPECT_EQ(clustered.clusterRows, 2);
   EXPECT_EQ(clustered.persistentBlocks, target->smCount);
   EXPECT_TRUE(clustered.tmaStore);
@@ -82,7 +88,7 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   EXPECT_EQ(clustered.groupRows, t.groupRows);
   // 33 tile rows (4224) do not pair up: no clusters.
   EXPECT_EQ(names(variantsOf(problem(ctx, 4224, 4096, 4096), "sm_90a")),
-            (std::vector<std::string>{"per-tile"}));
+            (std::vector<std::string>{"per-tile", "persistent"}));
 }
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
@@ -107,9 +113,9 @@ TEST(AlternativeTilings, WiderSplitTileForHugeK) {
 TEST(AlternativeTilings, PersistentVariantWhereTmaCannotStoreTheRows) {
   MLIRContext ctx;
   // The irregular shape: bf16 rows of 2949 (5898 bytes) are no multiple of
-  // 16 bytes, so the choice keeps one block per tile and its staged
-  // epilogue; the persistent kernel (three stages beside its staging)
-  // races it.
+  // 16 bytes and K = 5921 pads the operands' rows, so the choice keeps one
+  // block per tile and its staged epilogue (measured faster there); the
+  // persistent kernel (three stages beside its staging) races it.
   GemmProblem p = problem(ctx, 8205, 2949, 5921);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
@@ -122,8 +128,20 @@ TEST(AlternativeTilings, PersistentVariantWhereTmaCannotStoreTheRows) {
   EXPECT_EQ(v.persistentBlocks, hopper().smCount);
   EXPECT_EQ(v.stages, 3);
   EXPECT_FALSE(v.tmaStore);
-  // A variant has no variants of its own.
-  EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, hopper()).empty());
+  // Output rows of 3950 (7900 bytes) with aligned operands: the persistent
+  // kernel without TMA stores is the choice, and one block per tile races.
+  GemmProblem oddRows = problem(ctx, 4000, 3950, 1000);
+  oddRows.transposeB = true;
+  SimtTiling oddChoice = chooseSimtTiling(oddRows, hopper());
+  ASSERT_TRUE(oddChoice.tensorCore && oddChoice.tensorCore->wgmma);
+  EXPECT_EQ(oddChoice.tensorCore->persistentBlocks, hopper().smCount);
+  EXPECT_FALSE(oddChoice.tensorCore->tmaStore);
+  EXPECT_EQ(oddChoice.tensorCore->stages, 3);
+  llvm::SmallVector<TilingVariant, 4> oddVariants =
+      alternativeTilings(oddRows, oddChoice, hopper());
+  ASSERT_EQ(names(oddVariants), (std::vector<std::string>{"per-tile"}));
+  EXPECT_EQ(oddVariants[0].tiling.tensorCore->persistentBlocks, 0);
+  EXPECT_EQ(oddVariants[0].tiling.tensorCore->stages, 4);
 }
 
 TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
@@ -136,45 +154,53 @@ TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
   EXPECT_TRUE(chosen.tensorCore->tmaStore);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
   EXPECT_EQ(names(alternativeTilings(batched, chosen, hopper())),
-            (std::vector<std::string>{"per-tile", "persistent-cluster-tma"}));
+            (std::vector<std::string>{"per-tile", "persistent",
+                                      "persistent-cluster-tma"}));
 }
 
-TEST(AlternativeTilings, TmaStoreOnlyRacesWhereNotMeasured) {
+TEST(AlternativeTilings, PersistentTmaChoiceOnRaggedTilesAndTransposedA) {
   MLIRContext ctx;
-  // 2000 rows: the last 128-row tile is ragged and ends at the output's
-  // edge, where TMA clips its boxes. Not yet run on a GPU, so one block
-  // per tile stays the choice and the persistent kernels race it.
+  // 2000 rows: the last 128-row tile is ragged and TMA clips its boxes at
+  // the output's edge (run clean under memcheck, h100-2026-12-05-edges).
   GemmProblem ragged = problem(ctx, 2000, 4096, 4096);
   SimtTiling chosen = chooseSimtTiling(ragged, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  EXPECT_TRUE(chosen.tensorCore->tmaStore);
+  EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
+  EXPECT_EQ(names(alternativeTilings(ragged, chosen, hopper())),
+            (std::vector<std::string>{"per-tile", "persistent",
+                                      "persistent-cluster-tma"}));
+  // A stored [K, M] likewise.
+  GemmProblem transposedA = problem(ctx, 4096, 4096, 4096);
+  transposedA.transposeA = true;
+  SimtTiling transposedChoice = chooseSimtTiling(transposedA, hopper());
+  ASSERT_TRUE(transposedChoice.tensorCore &&
+              transposedChoice.tensorCore->wgmma);
+  EXPECT_TRUE(transposedChoice.tensorCore->tmaStore);
+  EXPECT_EQ(transposedChoice.tensorCore->persistentBlocks, hopper().smCount);
+}
+
+TEST(AlternativeTilings, PersistentKernelsRaceF32Outputs) {
+  MLIRContext ctx;
+  // f32 outputs of bf16 operands have not run in the persistent kernel on
+  // a GPU: one block per tile stays the choice and both persistent kernels
+  // race it.
+  GemmProblem f32Output = problem(ctx, 4096, 4096, 4096);
+  f32Output.resultType = f32Output.accType;
+  SimtTiling chosen = chooseSimtTiling(f32Output, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_FALSE(chosen.tensorCore->tmaStore);
   EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
   llvm::SmallVector<TilingVariant, 4> variants =
-      alternativeTilings(ragged, chosen, hopper());
+      alternativeTilings(f32Output, chosen, hopper());
   ASSERT_EQ(names(variants),
             (std::vector<std::string>{"persistent", "persistent-tma"}));
-  const TensorCoreTiling &tma = *variants[1].tiling.tensorCore;
-  EXPECT_TRUE(tma.tmaStore);
-  // A stored [K, M] likewise.
-  GemmProblem transposedA = problem(ctx, 4096, 4096, 4096);
-  transposedA.transposeA = true;
-  SimtTiling perTile = chooseSimtTiling(transposedA, hopper());
-  ASSERT_TRUE(perTile.tensorCore && perTile.tensorCore->wgmma);
-  EXPECT_FALSE(perTile.tensorCore->tmaStore);
-  EXPECT_EQ(names(alternativeTilings(transposedA, perTile, hopper())),
-            (std::vector<std::string>{"persistent", "persistent-tma"}));
-  // And f32 outputs of bf16 operands.
-  GemmProblem f32Output = problem(ctx, 4096, 4096, 4096);
-  f32Output.resultType = f32Output.accType;
-  SimtTiling f32Tiling = chooseSimtTiling(f32Output, hopper());
-  ASSERT_TRUE(f32Tiling.tensorCore && f32Tiling.tensorCore->wgmma);
-  EXPECT_FALSE(f32Tiling.tensorCore->tmaStore);
-  EXPECT_EQ(names(alternativeTilings(f32Output, f32Tiling, hopper())),
-            (std::vector<std::string>{"persistent", "persistent-tma"}));
-  EXPECT_EQ(tma.persistentBlocks, hopper().smCount);
-  EXPECT_EQ(tma.stages, 4);
   EXPECT_FALSE(variants[0].tiling.tensorCore->tmaStore);
   EXPECT_EQ(variants[0].tiling.tensorCore->stages, 3);
+  const TensorCoreTiling &tma = *variants[1].tiling.tensorCore;
+  EXPECT_TRUE(tma.tmaStore);
+  EXPECT_EQ(tma.persistentBlocks, hopper().smCount);
+  EXPECT_EQ(tma.stages, 4);
 }
 
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
