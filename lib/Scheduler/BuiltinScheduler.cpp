@@ -641,10 +641,9 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   // outputs the choice is one block per tile, and the persistent kernel
   // races it with and without TMA stores.
   SimtTiling perTile = chosen;
-  TensorCoreTiling &p = *perTile.tensorCore;
-  p.persistentBlocks = 0;
-  p.tmaStore = false;
-  p.stages = 4;
+  perTile.tensorCore->persistentBlocks = 0;
+  perTile.tensorCore->tmaStore = false;
+  perTile.tensorCore->stages = 4;
   SimtTiling persistent = perTile;
   persistent.tensorCore->persistentBlocks = target.smCount;
   persistent.tensorCore->stages = 3;
