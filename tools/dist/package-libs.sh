@@ -10,7 +10,7 @@ set -euo pipefail
 bin=$1 out=$2
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/lib"
+mkdir -p "$stage/lib" "$(dirname "$out")"
 ldd "$bin" | awk '/=> \//{print $3}' | while read -r lib; do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*) ;;
