@@ -612,6 +612,19 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
   const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
+  // A matvec's 1024-thread blocks take 34 registers (ptxas, bf16), so one
+  // fits an SM and 256 rows run in two waves; smaller blocks all fit at
+  // once, with as many loads in flight per SM. Unmeasured: they race.
+  if (t && t->blockReduce) {
+    llvm::SmallVector<TilingVariant, 4> variants;
+    for (int64_t threads : {512, 256})
+      if (threads < t->threads) {
+        SimtTiling smaller = chosen;
+        smaller.tensorCore->threads = threads;
+        variants.push_back({"threads-" + std::to_string(threads), smaller});
+      }
+    return variants;
+  }
   if (!t || !t->wgmma || t->clusterRows != 1 || !t->f32Precision.empty())
     return {};
   // Split-K over a small output under the 64x128 tile reads B once per 64

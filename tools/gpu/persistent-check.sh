@@ -16,7 +16,9 @@
 # A device call lasts at most 600 s: races stop starting once TIME_BUDGET
 # seconds (default 450) have passed, saying what they skipped, and the edge
 # cases run only with EDGES=1 (a second call).
-# Usage: [ROUNDS=2] [TIME_BUDGET=450] [EDGES=1 [EDGE_CASES="1x2000x1992x1000:nn ..."]]
+# PROBLEMS=a,b (suite names without the dtype) races those instead.
+# Usage: [ROUNDS=2] [TIME_BUDGET=450] [PROBLEMS=l1_matvec,...]
+#        [EDGES=1 [EDGE_CASES="1x2000x1992x1000:nn ..."]]
 #        tools/gpu/persistent-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
@@ -87,6 +89,8 @@ os.makedirs(sys.argv[1], exist_ok=True)
 want = ["l1_square", "a_cube_8192", "l2_bias_relu", "a_tiny_k", "l1_small_k",
         "l2_scale_residual", "l1_standard", "a_huge_k", "l1_batched", "l1_irregular",
         "l1_trans_b", "l1_trans_a", "l2_gelu_softmax", "l2_scale_hardtanh_gelu"]
+if os.environ.get("PROBLEMS"):
+    want = os.environ["PROBLEMS"].split(",")
 for p in problems.suite():
     if p.base in want and p.dtype == "bf16":
         name = f"{want.index(p.base):02d}-{p.name}"

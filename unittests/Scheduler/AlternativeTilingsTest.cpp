@@ -91,6 +91,28 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
             (std::vector<std::string>{"per-tile", "persistent"}));
 }
 
+TEST(AlternativeTilings, SmallerBlocksForTheMatvec) {
+  MLIRContext ctx;
+  // KernelBench's matvec: b a [K, 1] matrix, one row of A per block.
+  GemmProblem p = problem(ctx, 256, 1, 131072);
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->blockReduce);
+  ASSERT_EQ(chosen.tensorCore->threads, 1024);
+  llvm::SmallVector<TilingVariant, 4> variants =
+      alternativeTilings(p, chosen, hopper());
+  ASSERT_EQ(names(variants),
+            (std::vector<std::string>{"threads-512", "threads-256"}));
+  EXPECT_EQ(variants[0].tiling.tensorCore->threads, 512);
+  EXPECT_EQ(variants[1].tiling.tensorCore->threads, 256);
+  EXPECT_TRUE(variants[1].tiling.tensorCore->blockReduce);
+  // A short K already gets small blocks: nothing smaller than 256 races.
+  GemmProblem shortK = problem(ctx, 256, 1, 4096);
+  SimtTiling small = chooseSimtTiling(shortK, hopper());
+  ASSERT_TRUE(small.tensorCore && small.tensorCore->blockReduce);
+  ASSERT_EQ(small.tensorCore->threads, 128);
+  EXPECT_TRUE(alternativeTilings(shortK, small, hopper()).empty());
+}
+
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
   MLIRContext ctx;
   GemmProblem p = problem(ctx, 128, 128, 65536);
