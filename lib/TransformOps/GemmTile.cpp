@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -322,120 +321,6 @@ vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
     results.push_back({op.getDpsInits()[0], result});
   }
   return results;
-}
-
-/// Whether `view` can be named before `point`: it is defined there already,
-/// or it is a subview or cast (pure) of values that can be.
-static bool viewableBefore(Value view, Operation *point,
-                           DominanceInfo &dominance) {
-  if (dominance.properlyDominates(view, point))
-    return true;
-  Operation *def = view.getDefiningOp();
-  return def && isa<memref::SubViewOp, memref::CastOp>(def) &&
-         llvm::all_of(def->getOperands(), [&](Value operand) {
-           return viewableBefore(operand, point, dominance);
-         });
-}
-
-/// `view` at the builder's point (before `point`), its view ops cloned
-/// there where they come after it.
-static Value viewBefore(OpBuilder &b, Value view, Operation *point,
-                        DominanceInfo &dominance) {
-  if (dominance.properlyDominates(view, point))
-    return view;
-  Operation *def = view.getDefiningOp();
-  IRMapping mapping;
-  for (Value operand : def->getOperands())
-    mapping.map(operand, viewBefore(b, operand, point, dominance));
-  return b.clone(*def, mapping)->getResult(0);
-}
-
-SmallVector<Value> vibegemm::epilogueTileReads(const EpilogueChain &chain,
-                                               Operation *consumer) {
-  DominanceInfo dominance(consumer->getParentOfType<gpu::LaunchOp>());
-  llvm::SetVector<Value> written;
-  written.insert(chain.accumulator);
-  for (linalg::GenericOp op : chain.ops)
-    written.insert(op.getDpsInits()[0]);
-  auto readsTile = [&](Value buffer, AffineMap map) {
-    auto type = dyn_cast<MemRefType>(buffer.getType());
-    return type && type.getRank() >= 2 && map.isIdentity() &&
-           !isBlockLocalAllocation(buffer) &&
-           viewableBefore(buffer, consumer, dominance);
-  };
-  llvm::SetVector<Value> tiles;
-  if (!chain.init &&
-      readsTile(chain.accumulator, AffineMap::getMultiDimIdentityMap(
-                                       cast<MemRefType>(
-                                           chain.accumulator.getType())
-                                           .getRank(),
-                                       consumer->getContext())))
-    tiles.insert(chain.accumulator);
-  for (linalg::GenericOp op : chain.ops)
-    for (OpOperand *operand : op.getDpsInputOperands())
-      if (!written.contains(operand->get()) &&
-          readsTile(operand->get(), op.getMatchingIndexingMap(operand)))
-        tiles.insert(operand->get());
-  return tiles.takeVector();
-}
-
-void vibegemm::prefetchTilesToL2(OpBuilder &b, Location loc,
-                                 ArrayRef<Value> tiles, Operation *consumer,
-                                 int64_t maxCols, Value thread,
-                                 int64_t threads) {
-  DominanceInfo dominance(consumer->getParentOfType<gpu::LaunchOp>());
-  constexpr int64_t kLineBytes = 128;
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  Type i64 = b.getI64Type();
-  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-  for (Value read : tiles) {
-    Value tile = viewBefore(b, read, consumer, dominance);
-    auto type = cast<MemRefType>(tile.getType());
-    int64_t rank = type.getRank();
-    int64_t bytes = type.getElementTypeBitWidth() / 8;
-    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, tile);
-    Value rows = meta.getSizes()[rank - 2], cols = meta.getSizes()[rank - 1];
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile);
-    // A row starting mid-line touches one line more than its bytes fill.
-    int64_t linesPerRow = llvm::divideCeil(maxCols * bytes, kLineBytes) + 1;
-    Value empty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cols,
-                                        c(0));
-    Value count = arith::SelectOp::create(
-        b, loc, empty, c(0),
-        arith::MulIOp::create(b, loc, rows, c(linesPerRow)));
-    auto loop = scf::ForOp::create(b, loc, thread, count, c(threads));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value i = loop.getInductionVar();
-    Value row = arith::DivUIOp::create(b, loc, i, c(linesPerRow));
-    Value line = arith::RemUIOp::create(b, loc, i, c(linesPerRow));
-    // The last line is reached through the row's last element. The
-    // strides are the run-time ones: a strided row gets some of its lines,
-    // never an address outside the tile.
-    Value col = arith::MinUIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, line, c(kLineBytes / bytes)),
-        arith::SubIOp::create(b, loc, cols, c(1)));
-    Value element = arith::AddIOp::create(
-        b, loc, meta.getOffset(),
-        arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, row, meta.getStrides()[rank - 2]),
-            arith::MulIOp::create(b, loc, col, meta.getStrides()[rank - 1])));
-    Value address = arith::AddIOp::create(
-        b, loc, base, arith::MulIOp::create(b, loc, element, c(bytes)));
-    Value ptr = LLVM::IntToPtrOp::create(
-        b, loc, pointer,
-        arith::IndexCastOp::create(b, loc, i64, address).getResult());
-    NVVM::PrefetchOp::create(
-        b, loc,
-        NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
-                                          NVVM::PrefetchCacheLevel::L2),
-        /*evictPriority=*/nullptr, ptr, /*predicate=*/Value(),
-        /*tensormap=*/nullptr, /*uniform=*/nullptr,
-        /*in_param_space=*/nullptr);
-  }
 }
 
 bool vibegemm::canStoreVectors(Value buffer, unsigned nPos, int64_t elements) {

@@ -71,11 +71,6 @@ constexpr int64_t kConsumersBarrier = 1;
 constexpr int64_t kFirstConsumerBarrier = 2;
 /// Ticks before a try_wait suspends and retries (PTX's suggestion).
 constexpr int64_t kWaitTicks = 10000000;
-/// K-tiles before the last at which the consumers prefetch the tiles the
-/// epilogue reads (a residual) into L2: a few microseconds ahead, enough
-/// for HBM's latency and too little for the operands' streaming to evict
-/// the lines again.
-constexpr int64_t kEpiloguePrefetchLead = 4;
 
 /// An operand as TMA reads it: the whole buffer and where the block's tile
 /// starts in it.
@@ -925,7 +920,6 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
   for (int64_t e = 0; e < blockN / 2; ++e)
     zeros = LLVM::InsertValueOp::create(b, loc, zeros, zero, e);
   Value signals = cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
-  SmallVector<Value> epilogueReads = epilogueTileReads(chain, gemm);
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1),
                                  SmallVector<Value>(groups, zeros));
   auto wgmmaType = elementType.isF32()   ? NVVM::WGMMATypes::tf32
@@ -982,16 +976,6 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
     // One group stays in flight: once this K-tile's group is issued, the
     // previous one is done and its slot goes back to the producer.
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    if (!epilogueReads.empty()) {
-      int64_t at = std::max<int64_t>(kTileCount - kEpiloguePrefetchLead, 0);
-      auto ifAt = scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, kt,
-                                                c(at)),
-                                    /*withElse=*/false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(&ifAt.getThenRegion().front());
-      prefetchTilesToL2(b, loc, epilogueReads, gemm, blockN, tid,
-                        opt.consumers * kWarpgroup);
-    }
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
     Value release = both(signals, cmp(arith::CmpIPredicate::ugt, kt, c(0)));
     auto ifRelease = scf::IfOp::create(b, loc, release, /*withElse=*/false);

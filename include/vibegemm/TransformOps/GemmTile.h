@@ -226,22 +226,6 @@ SmallVector<std::pair<Value, Value>>
 evaluateEpilogue(OpBuilder &b, Location loc, const EpilogueChain &chain,
                  ArrayRef<Value> tileIndices, Value value);
 
-/// The [rows, cols] tiles the epilogue reads from memory where the output
-/// is (a residual, or the output itself when there is no fill): inputs
-/// read through the identity map that can be named before `consumer`
-/// (defined there, or views of values that are). A bias row is left out
-/// (few lines, all blocks share them in L2 anyway).
-SmallVector<Value> epilogueTileReads(const EpilogueChain &chain,
-                                     Operation *consumer);
-
-/// Brings every 128-byte line of each tile in `tiles` (at most `maxCols`
-/// columns wide) into L2 with `prefetch.L2`, the lines dealt round-robin
-/// to `threads` threads from `thread`; views defined after `consumer` are
-/// cloned at the builder's point. A hint only: nothing waits on it.
-void prefetchTilesToL2(OpBuilder &b, Location loc, ArrayRef<Value> tiles,
-                       Operation *consumer, int64_t maxCols, Value thread,
-                       int64_t threads);
-
 /// A pair (or more) of adjacent columns can be stored as one vector when
 /// the buffer's rows are contiguous along dimension `nPos`, every row
 /// starts aligned to `elements`, and the vector is a power-of-two number of
