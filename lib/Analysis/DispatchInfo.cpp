@@ -7,6 +7,7 @@
 #include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AsmState.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,6 +86,15 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
       ++p.epilogueOps;
     if (role.getValue() == "softmax")
       p.hasSoftmax = true;
+    if (role.getValue().starts_with("epilogue"))
+      op->walk([&](Operation *inner) {
+        if (inner->getDialect() &&
+            inner->getDialect()->getNamespace() == "math" &&
+            !isa<math::AbsFOp, math::CopySignOp, math::FmaOp, math::CeilOp,
+                 math::FloorOp, math::RoundOp, math::RoundEvenOp,
+                 math::TruncOp>(inner))
+          ++p.transcendentalOps;
+      });
   });
   return p;
 }

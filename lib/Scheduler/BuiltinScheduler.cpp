@@ -153,8 +153,14 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   // chosen, but raced: where neither TMA stores nor the operands' rows line
   // up (8205x2949x5921: one block per tile 0.5207 ms, persistent 0.5363),
   // and for f32 outputs (boxes of 32 columns), not yet run on a GPU.
+  // Nor under a transcendental epilogue (the erf GELU: ~30 instructions an
+  // element while the block's tensor cores idle), where one block per tile
+  // won in three races on an H100: 1024x8192x8192 + GELU 0.2083 -> 0.2038
+  // and 0.2099 -> 0.2063 ms, + GELU + softmax 0.2237 -> 0.2170 and 0.2275
+  // -> 0.2189 (docs/benchmarks/h100-2026-12-05-suite); bias + ReLU stays
+  // persistent (0.1948 against 0.1986).
   if (wide >= target.smCount && p.resultType.getIntOrFloatBitWidth() == 16 &&
-      (tmaStoresRows(p) || rowsAligned)) {
+      (tmaStoresRows(p) || rowsAligned) && p.transcendentalOps == 0) {
     t.persistentBlocks = target.smCount;
     t.tmaStore = tmaStoresRows(p);
     if (!t.tmaStore)
@@ -651,8 +657,8 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   // tile (4 stages, the epilogue storing from registers), which tied it on
   // 8192^3, and, with TMA stores, itself without them (3 stages), which won
   // by 1-2 % on some ragged shapes (h100-2026-12-05-edges). For f32
-  // outputs the choice is one block per tile, and the persistent kernel
-  // races it with and without TMA stores.
+  // outputs and transcendental epilogues the choice is one block per
+  // tile, and the persistent kernel races it with and without TMA stores.
   SimtTiling perTile = chosen;
   perTile.tensorCore->persistentBlocks = 0;
   perTile.tensorCore->tmaStore = false;

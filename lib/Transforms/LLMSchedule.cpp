@@ -1162,6 +1162,8 @@ private:
                                    {"transpose_a", p.transposeA},
                                    {"transpose_b", p.transposeB},
                                    {"fused_consumers", p.epilogueOps},
+                                   {"transcendental_ops",
+                                    p.transcendentalOps},
                                    {"flops", p.flops()}}},
           {"builtin_schedule", builtinScheduleJson(record.tiling)},
           {"winner", static_cast<int64_t>(record.winner)},

@@ -91,6 +91,28 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
             (std::vector<std::string>{"per-tile", "persistent"}));
 }
 
+TEST(AlternativeTilings, PerTileChoiceUnderATranscendentalEpilogue) {
+  MLIRContext ctx;
+  // nn.Linear + erf GELU (KernelBench 53): one block per tile won the
+  // race there; the persistent kernels race it.
+  GemmProblem p = problem(ctx, 1024, 8192, 8192);
+  p.transposeB = true;
+  p.epilogueOps = 1;
+  p.transcendentalOps = 1;
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
+  EXPECT_FALSE(chosen.tensorCore->tmaStore);
+  EXPECT_EQ(chosen.tensorCore->stages, 4);
+  EXPECT_EQ(names(alternativeTilings(p, chosen, hopper())),
+            (std::vector<std::string>{"persistent", "persistent-tma"}));
+  // The same chain without the transcendental (bias + ReLU) stays
+  // persistent.
+  p.transcendentalOps = 0;
+  EXPECT_EQ(chooseSimtTiling(p, hopper()).tensorCore->persistentBlocks,
+            hopper().smCount);
+}
+
 TEST(AlternativeTilings, SmallerBlocksForTheMatvec) {
   MLIRContext ctx;
   // KernelBench's matvec: b a [K, 1] matrix, one row of A per block.

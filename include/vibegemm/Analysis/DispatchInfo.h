@@ -62,6 +62,10 @@ struct GemmProblem {
   /// Number of fused consumers (elementwise and softmax).
   int epilogueOps = 0;
   bool hasSoftmax = false;
+  /// Math ops in the fused consumers' bodies that expand into polynomials
+  /// or special-function units (erf, exp, tanh, ...): what makes an
+  /// epilogue heavy, per output element.
+  int transcendentalOps = 0;
   /// The dispatch's `vibegemm.fuse_epilogues` decision.
   bool fuseEpilogues = true;
   /// The dispatch's `vibegemm.f32_precision` ("tf32", "3xtf32"; empty:
