@@ -146,8 +146,8 @@ func.func @c3_bf16(%a: tensor<8205x5921xbf16>, %b: tensor<5921x2949xbf16>) -> te
 // threads splitting K = 131072.
 // CHECK-LABEL: transform.named_sequence @c4_bf16_d0(
 // CHECK-NOT: gemm_to_mma_sync
-// CHECK: transform.tune.knob<"block_m"> = 1 : i64 from options = [1]
-// CHECK: transform.tune.knob<"block_n"> = 1 : i64 from options = [1]
+// CHECK: transform.tune.knob<"block_m"> = 1 : i64 from options = [1, 2]
+// CHECK: transform.tune.knob<"block_n"> = 1 : i64 from options = [1, 2]
 // CHECK-NOT: map_nested_forall_to_threads
 // CHECK: transform.vibegemm.gemm_to_block_reduce %{{.*}} {threads = 1024 : i64}
 #id = affine_map<(m, n) -> (m, n)>

@@ -122,17 +122,32 @@ TEST(AlternativeTilings, SmallerBlocksForTheMatvec) {
   ASSERT_EQ(chosen.tensorCore->threads, 1024);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
-  ASSERT_EQ(names(variants),
-            (std::vector<std::string>{"threads-512", "threads-256"}));
+  ASSERT_EQ(names(variants), (std::vector<std::string>{
+                                 "threads-512", "threads-256", "rows-2"}));
   EXPECT_EQ(variants[0].tiling.tensorCore->threads, 512);
   EXPECT_EQ(variants[1].tiling.tensorCore->threads, 256);
   EXPECT_TRUE(variants[1].tiling.tensorCore->blockReduce);
-  // A short K already gets small blocks: nothing smaller than 256 races.
-  GemmProblem shortK = problem(ctx, 256, 1, 4096);
+  // Two rows of A a block, sharing the vector's loads.
+  const TensorCoreTiling &paired = *variants[2].tiling.tensorCore;
+  EXPECT_EQ(paired.blockM, 2);
+  EXPECT_EQ(paired.blockN, 1);
+  EXPECT_EQ(paired.threads, 1024);
+  // A short K already gets small blocks: only the paired rows race. With
+  // the matrix as B ([N, K], M = 1) the pair runs along N; an odd count of
+  // rows is not paired.
+  GemmProblem shortK = problem(ctx, 1, 256, 4096);
+  shortK.transposeB = true;
   SimtTiling small = chooseSimtTiling(shortK, hopper());
   ASSERT_TRUE(small.tensorCore && small.tensorCore->blockReduce);
   ASSERT_EQ(small.tensorCore->threads, 128);
-  EXPECT_TRUE(alternativeTilings(shortK, small, hopper()).empty());
+  variants = alternativeTilings(shortK, small, hopper());
+  ASSERT_EQ(names(variants), (std::vector<std::string>{"rows-2"}));
+  EXPECT_EQ(variants[0].tiling.tensorCore->blockN, 2);
+  EXPECT_EQ(variants[0].tiling.tensorCore->blockM, 1);
+  shortK.n = 255;
+  EXPECT_TRUE(
+      alternativeTilings(shortK, chooseSimtTiling(shortK, hopper()), hopper())
+          .empty());
 }
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
