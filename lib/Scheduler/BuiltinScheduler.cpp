@@ -230,9 +230,13 @@ void writeSoftmaxRowKernel(llvm::raw_ostream &os, const GemmProblem &p,
       softmaxThreadsFor(p));
 }
 
+/// Rows of a matrix-vector product's matrix: M for A·b, N for a·Bᵀ.
+int64_t matrixRows(const GemmProblem &p) { return p.n == 1 ? p.m : p.n; }
+
 /// Matrix-vector shapes (M or N of 1) whose matrix is read along K: one
-/// output per block, the block's threads splitting K, so the matrix
-/// streams from HBM at full width. Any of f16, bf16 and f32.
+/// output per block (two for 16-bit inputs), the block's threads splitting
+/// K, so the matrix streams from HBM at full width. Any of f16, bf16 and
+/// f32.
 std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   bool sameInputs = p.lhsType == p.rhsType &&
                     (p.lhsType.isF16() || p.lhsType.isBF16() ||
@@ -249,6 +253,13 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   t.warpsM = t.warpsN = 0;
   t.stages = 0;
   t.threads = threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
+  // Each block reads the whole vector again from L2. Two rows a block
+  // share those loads (256x131072 bf16: 134 -> 101 MB through L2) and ran
+  // 29.0 -> 26.2 us on an H100 in three races (cuBLAS 31.2;
+  // docs/benchmarks/h100-2026-12-05-suite). f32 ran at its memory floor
+  // already (h200-2026-12-04-sustained): there the pair only races.
+  if (p.lhsType.getIntOrFloatBitWidth() == 16 && matrixRows(p) % 2 == 0)
+    (p.n == 1 ? t.blockM : t.blockN) = 2;
   return t;
 }
 
@@ -618,27 +629,27 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const SimtTiling &chosen,
                              const TargetInfo &target) {
   const std::optional<TensorCoreTiling> &t = chosen.tensorCore;
-  // A matvec's 1024-thread blocks take 34 registers (ptxas, bf16), so one
-  // fits an SM and 256 rows run in two waves; smaller blocks all fit at
-  // once (512 threads: 29.0 -> 28.5 us on an H100; 256: 36.5 us). Each
-  // row's block also reads the whole vector again from L2: two rows a
-  // block halve that traffic (256x131072 bf16: 134 -> 101 MB through L2),
-  // in half as many blocks. Unmeasured: it races.
+  // The matvec's choice pairs rows for 16-bit inputs (one row a block
+  // races it); otherwise 512-thread blocks and the pair race one row of
+  // 1024 threads, which take 34 registers (ptxas, bf16), so one block fits
+  // an SM and 256 rows run in two waves (512 threads: 29.0 -> 28.6 us on
+  // an H100; 256 threads ran 36.4).
   if (t && t->blockReduce) {
+    auto withRows = [&](int64_t rows) {
+      SimtTiling v = chosen;
+      (problem.n == 1 ? v.tensorCore->blockM : v.tensorCore->blockN) = rows;
+      return v;
+    };
+    if (t->blockM * t->blockN == 2)
+      return {{"rows-1", withRows(1)}};
     llvm::SmallVector<TilingVariant, 4> variants;
-    for (int64_t threads : {512, 256})
-      if (threads < t->threads) {
-        SimtTiling smaller = chosen;
-        smaller.tensorCore->threads = threads;
-        variants.push_back({"threads-" + std::to_string(threads), smaller});
-      }
-    int64_t rows = problem.n == 1 ? problem.m : problem.n;
-    if (rows % 2 == 0) {
-      SimtTiling paired = chosen;
-      (problem.n == 1 ? paired.tensorCore->blockM : paired.tensorCore->blockN) =
-          2;
-      variants.push_back({"rows-2", paired});
+    if (t->threads > 512) {
+      SimtTiling smaller = chosen;
+      smaller.tensorCore->threads = 512;
+      variants.push_back({"threads-512", smaller});
     }
+    if (matrixRows(problem) % 2 == 0)
+      variants.push_back({"rows-2", withRows(2)});
     return variants;
   }
   if (!t || !t->wgmma || t->clusterRows != 1 || !t->f32Precision.empty())

@@ -142,11 +142,11 @@ func.func @c3_bf16(%a: tensor<8205x5921xbf16>, %b: tensor<5921x2949xbf16>) -> te
 
 // -----
 
-// Matrix-vector (N = 1): no tensor cores; one output row per block, 1024
-// threads splitting K = 131072.
+// Matrix-vector (N = 1): no tensor cores; two output rows per block
+// (sharing the vector's loads), 1024 threads splitting K = 131072.
 // CHECK-LABEL: transform.named_sequence @c4_bf16_d0(
 // CHECK-NOT: gemm_to_mma_sync
-// CHECK: transform.tune.knob<"block_m"> = 1 : i64 from options = [1, 2]
+// CHECK: transform.tune.knob<"block_m"> = 2 : i64 from options = [1, 2]
 // CHECK: transform.tune.knob<"block_n"> = 1 : i64 from options = [1, 2]
 // CHECK-NOT: map_nested_forall_to_threads
 // CHECK: transform.vibegemm.gemm_to_block_reduce %{{.*}} {threads = 1024 : i64}

@@ -113,41 +113,47 @@ TEST(AlternativeTilings, PerTileChoiceUnderATranscendentalEpilogue) {
             hopper().smCount);
 }
 
-TEST(AlternativeTilings, SmallerBlocksForTheMatvec) {
+TEST(AlternativeTilings, PairedRowsForTheMatvec) {
   MLIRContext ctx;
-  // KernelBench's matvec: b a [K, 1] matrix, one row of A per block.
+  // KernelBench's matvec: b a [K, 1] matrix. bf16: two rows of A a block,
+  // sharing the vector's loads; one row a block races it.
   GemmProblem p = problem(ctx, 256, 1, 131072);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->blockReduce);
-  ASSERT_EQ(chosen.tensorCore->threads, 1024);
+  EXPECT_EQ(chosen.tensorCore->blockM, 2);
+  EXPECT_EQ(chosen.tensorCore->blockN, 1);
+  EXPECT_EQ(chosen.tensorCore->threads, 1024);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
-  ASSERT_EQ(names(variants), (std::vector<std::string>{
-                                 "threads-512", "threads-256", "rows-2"}));
-  EXPECT_EQ(variants[0].tiling.tensorCore->threads, 512);
-  EXPECT_EQ(variants[1].tiling.tensorCore->threads, 256);
-  EXPECT_TRUE(variants[1].tiling.tensorCore->blockReduce);
-  // Two rows of A a block, sharing the vector's loads.
-  const TensorCoreTiling &paired = *variants[2].tiling.tensorCore;
-  EXPECT_EQ(paired.blockM, 2);
-  EXPECT_EQ(paired.blockN, 1);
-  EXPECT_EQ(paired.threads, 1024);
-  // A short K already gets small blocks: only the paired rows race. With
-  // the matrix as B ([N, K], M = 1) the pair runs along N; an odd count of
-  // rows is not paired.
-  GemmProblem shortK = problem(ctx, 1, 256, 4096);
-  shortK.transposeB = true;
-  SimtTiling small = chooseSimtTiling(shortK, hopper());
-  ASSERT_TRUE(small.tensorCore && small.tensorCore->blockReduce);
-  ASSERT_EQ(small.tensorCore->threads, 128);
-  variants = alternativeTilings(shortK, small, hopper());
-  ASSERT_EQ(names(variants), (std::vector<std::string>{"rows-2"}));
-  EXPECT_EQ(variants[0].tiling.tensorCore->blockN, 2);
+  ASSERT_EQ(names(variants), (std::vector<std::string>{"rows-1"}));
   EXPECT_EQ(variants[0].tiling.tensorCore->blockM, 1);
-  shortK.n = 255;
-  EXPECT_TRUE(
-      alternativeTilings(shortK, chooseSimtTiling(shortK, hopper()), hopper())
-          .empty());
+  EXPECT_EQ(variants[0].tiling.tensorCore->threads, 1024);
+  // f32 (at its memory floor with one row a block): 512 threads and the
+  // pair race the choice.
+  GemmProblem f32 = problem(ctx, 256, 1, 131072, /*bf16=*/false);
+  SimtTiling single = chooseSimtTiling(f32, hopper());
+  ASSERT_TRUE(single.tensorCore && single.tensorCore->blockReduce);
+  EXPECT_EQ(single.tensorCore->blockM, 1);
+  variants = alternativeTilings(f32, single, hopper());
+  ASSERT_EQ(names(variants),
+            (std::vector<std::string>{"threads-512", "rows-2"}));
+  EXPECT_EQ(variants[0].tiling.tensorCore->threads, 512);
+  EXPECT_EQ(variants[1].tiling.tensorCore->blockM, 2);
+  // With the matrix as B ([N, K], M = 1) the pair runs along N; an odd
+  // count of rows is not paired, and a short K's 128 threads leave
+  // nothing to race.
+  GemmProblem row = problem(ctx, 1, 256, 4096);
+  row.transposeB = true;
+  SimtTiling paired = chooseSimtTiling(row, hopper());
+  ASSERT_TRUE(paired.tensorCore && paired.tensorCore->blockReduce);
+  EXPECT_EQ(paired.tensorCore->blockN, 2);
+  EXPECT_EQ(paired.tensorCore->blockM, 1);
+  EXPECT_EQ(paired.tensorCore->threads, 128);
+  row.n = 255;
+  SimtTiling odd = chooseSimtTiling(row, hopper());
+  ASSERT_TRUE(odd.tensorCore && odd.tensorCore->blockReduce);
+  EXPECT_EQ(odd.tensorCore->blockN, 1);
+  EXPECT_TRUE(alternativeTilings(row, odd, hopper()).empty());
 }
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {
