@@ -970,12 +970,18 @@ private:
     const GemmProblem &p = r.problem;
     return llvm::formatv(
                "C[{0}x{1}] = A[{0}x{2}] * B[{2}x{1}], batch {3}, dtypes {4}, "
-               "A {5}, B {6}, {7} fused consumer op(s){8}; {9:e3} FLOP",
+               "A {5}, B {6}, {7} fused consumer op(s){10}{8}; {9:e3} FLOP",
                p.m, p.n, p.k, p.batch, p.dtypeString(),
                p.transposeA ? "stored transposed [K, M]" : "row-major [M, K]",
                p.transposeB ? "stored transposed [N, K]" : "row-major [K, N]",
                p.epilogueOps, p.hasSoftmax ? " ending in a row softmax" : "",
-               p.flops())
+               p.flops(),
+               p.transcendentalOps
+                   ? llvm::formatv(" ({0} transcendental math op(s) per "
+                                   "output element)",
+                                   p.transcendentalOps)
+                         .str()
+                   : std::string())
         .str();
   }
 
