@@ -233,6 +233,12 @@ void writeSoftmaxRowKernel(llvm::raw_ostream &os, const GemmProblem &p,
 /// Rows of a matrix-vector product's matrix: M for A·b, N for a·Bᵀ.
 int64_t matrixRows(const GemmProblem &p) { return p.n == 1 ? p.m : p.n; }
 
+/// The block-tile extent along those rows: block_m for A·b, block_n for
+/// a·Bᵀ.
+int64_t &matrixRowTile(const GemmProblem &p, TensorCoreTiling &t) {
+  return p.n == 1 ? t.blockM : t.blockN;
+}
+
 /// Matrix-vector shapes (M or N of 1) whose matrix is read along K: one
 /// output per block (two for 16-bit inputs), the block's threads splitting
 /// K, so the matrix streams from HBM at full width. Any of f16, bf16 and
@@ -259,7 +265,7 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   // docs/benchmarks/h100-2026-12-05-suite). f32 ran at its memory floor
   // already (h200-2026-12-04-sustained): there the pair only races.
   if (p.lhsType.getIntOrFloatBitWidth() == 16 && matrixRows(p) % 2 == 0)
-    (p.n == 1 ? t.blockM : t.blockN) = 2;
+    matrixRowTile(p, t) = 2;
   return t;
 }
 
@@ -637,7 +643,7 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   if (t && t->blockReduce) {
     auto withRows = [&](int64_t rows) {
       SimtTiling v = chosen;
-      (problem.n == 1 ? v.tensorCore->blockM : v.tensorCore->blockN) = rows;
+      matrixRowTile(problem, *v.tensorCore) = rows;
       return v;
     };
     if (t->blockM * t->blockN == 2)
