@@ -6,7 +6,7 @@
 # change's effect is measured in one run on one card. Prints one line per
 # problem, build and round.
 # Usage: [A=build/bin/vibegemm-opt-a] [B=build/bin/vibegemm-opt] [ONLY=regex]
-#        [ROUNDS=2] tools/gpu/ab-compare.sh OUTDIR
+#        [ROUNDS=2] [DTYPES=bf16] tools/gpu/ab-compare.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest"
@@ -18,8 +18,8 @@ for round in $(seq "${ROUNDS:-2}"); do
     [ "$variant" = a ] && bin=${A:-build/bin/vibegemm-opt-a}
     work=/tmp/ab-$variant-$round
     python3 python/bench/bench.py compile --out "$work" --only "$only" \
-      --dtypes bf16 --vibegemm-opt "$bin" > "$dest/compile-$variant-$round.log" 2>&1
-    python3 python/bench/bench.py run --out "$work" --only "$only" --dtypes bf16 \
+      --dtypes "${DTYPES:-bf16}" --vibegemm-opt "$bin" > "$dest/compile-$variant-$round.log" 2>&1
+    python3 python/bench/bench.py run --out "$work" --only "$only" --dtypes "${DTYPES:-bf16}" \
       --vibegemm-run build/bin/vibegemm-run --no-compile-torch --run-timeout 120 \
       > "$dest/run-$variant-$round.log" 2>&1
     cp "$work/results.json" "$dest/results-$variant-$round.json"
