@@ -103,8 +103,13 @@ def with_tf32(seq):
 
 def variant(seq, cfg):
     bm, bn = cfg[:2]
-    seq = re.sub(r'knob<"block_m"> = \d+', f'knob<"block_m"> = {bm}', seq)
-    seq = re.sub(r'knob<"block_n"> = \d+', f'knob<"block_n"> = {bn}', seq)
+    for name, value in (("block_m", bm), ("block_n", bn)):
+        # The knob's options must hold the value it selects.
+        def select(m, value=value):
+            options = sorted({int(o) for o in m.group(2).split(",")} | {value})
+            return f'{m.group(1)}{value} : i64 from options = [{", ".join(map(str, options))}]'
+        seq = re.sub(rf'(knob<"{name}"> = )\d+ : i64 from options = \[([^\]]*)\]',
+                     select, seq)
     if "gemm_to_wgmma" in seq:
         consumers, st = cfg[2:4]
         if len(cfg) > 4 and cfg[4]:
