@@ -173,6 +173,11 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
   if (getTmaStore() && getPersistentBlocks() == 0)
     return emitOpError("tma_store is the persistent kernel's epilogue; it "
                        "needs persistent_blocks");
+  if (getPingPong() && (getPersistentBlocks() == 0 || getConsumers() != 2 ||
+                        getClusterRows() != 1))
+    return emitOpError("ping_pong alternates the tiles of a persistent "
+                       "kernel's two consumers; it needs persistent_blocks, "
+                       "consumers = 2 and no clusters");
   return verifyF32Precision(*this, getF32Precision());
 }
 
@@ -194,6 +199,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   options.clusterRows = getClusterRows();
   options.groupRows = getGroupRows();
   options.tmaStore = getTmaStore();
+  options.pingPong = getPingPong();
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

@@ -66,9 +66,11 @@ constexpr int64_t kStoreChunk = 4;
 /// 128x256 tiles.
 constexpr int64_t kPersistentPassColumns = 128;
 /// Named barriers: 1 joins the consumers (non-persistent staging);
-/// persistent consumer c syncs its own warpgroup on 2 + c.
+/// persistent consumer c syncs its own warpgroup on 2 + c; a ping-pong
+/// consumer c waits for its turn on 4 + c.
 constexpr int64_t kConsumersBarrier = 1;
 constexpr int64_t kFirstConsumerBarrier = 2;
+constexpr int64_t kFirstTurnBarrier = 4;
 /// Ticks before a try_wait suspends and retries (PTX's suggestion).
 constexpr int64_t kWaitTicks = 10000000;
 
@@ -229,6 +231,16 @@ public:
 private:
   bool persistent() const { return opt.persistentBlocks > 0; }
   bool clustered() const { return opt.clusterRows > 1; }
+  /// Consumers that read each ring slot (ping-pong: the tile's owner).
+  int64_t slotConsumers() const { return opt.pingPong ? 1 : opt.consumers; }
+  /// This consumer's first row in the block tile.
+  Value consumerFirstRow() {
+    return opt.pingPong ? c(0) : mul(warpgroup, c(rowsPerConsumer));
+  }
+  /// Ping-pong: waits for this consumer's turn at the main loop of tile
+  /// `t`, and hands the turn on once its K-tiles are issued.
+  void waitForTurn(Value t);
+  void passTurn(Value t);
   LogicalResult analysePersistent(std::string &why);
   LogicalResult analyseCluster(std::string &why);
   LogicalResult analyseTmaStore(std::string &why);
@@ -240,7 +252,9 @@ private:
   /// Persistent: the loop over this block's tiles, from its block id in
   /// steps of the grid. Maps the launch's block ids and grid sizes to the
   /// tile's in `tileValues`, and returns the tile's first ring index.
-  std::pair<scf::ForOp, Value> emitTileLoop();
+  /// The tile loop of a persistent role; `alternate`: the ping-pong
+  /// consumer's, every other tile from its own first.
+  std::pair<scf::ForOp, Value> emitTileLoop(bool alternate = false);
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
   }
@@ -537,9 +551,9 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
   FailureOr<int64_t> nBound = upperBound(bv, rhs.rowPos);
   if (failed(mBound) || failed(nBound))
     return fail("cannot bound the block tile's extent statically");
-  blockM = llvm::alignTo(*mBound, 64 * opt.consumers);
+  blockM = llvm::alignTo(*mBound, 64 * slotConsumers());
   blockN = llvm::alignTo(*nBound, kBoxN);
-  rowsPerConsumer = blockM / opt.consumers;
+  rowsPerConsumer = blockM / slotConsumers();
   if (blockM > 256 || blockN > 256)
     return fail(llvm::formatv("a {0}x{1} block tile is larger than TMA "
                               "boxes and wgmma allow (256x256)",
@@ -909,7 +923,6 @@ Value WgmmaBuilder::matrixDescriptor(Value byteOffset, int64_t leadingBytes) {
 
 scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
   MLIRContext *ctx = b.getContext();
-  Value consumer = warpgroup;
   Type f32 = b.getF32Type();
   // One m64nBNk16 accumulator (BN / 2 f32 per thread) per 64 rows owned.
   int64_t groups = rowsPerConsumer / 64;
@@ -939,8 +952,8 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
                                            parity(div(ring, opt.stages)),
                                            c(kWaitTicks), slot);
     Value slotBase = mul(slot, c(stageBytes()));
-    Value aBase = add(slotBase, mul(consumer, c(rowsPerConsumer * blockK *
-                                                elementBytes)));
+    Value aBase =
+        add(slotBase, mul(consumerFirstRow(), c(blockK * elementBytes)));
     Value bBase = add(slotBase, c(blockM * blockK * elementBytes));
     SmallVector<Value> acc(loop.getRegionIterArgs());
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -1116,7 +1129,7 @@ void WgmmaBuilder::emitConsumerEpilogue(scf::ForOp loop) {
   Value localThread = rem(tid, kWarpgroup);
   // Rows relative to this consumer's first.
   auto [rowBase, colBase] = accumulatorOrigin();
-  Value firstRow = mul(warpgroup, c(rowsPerConsumer));
+  Value firstRow = consumerFirstRow();
   Value barrierId = arith::IndexCastOp::create(
       b, loc, b.getI32Type(), add(warpgroup, c(kFirstConsumerBarrier)));
   auto consumerBarrier = [&]() { namedBarrier(barrierId, kWarpgroup); };
@@ -1156,7 +1169,7 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   // group: rows r and r + 8 share r % 8 = l / 4, the swizzle's XOR.
   auto [row, colBase] = accumulatorOrigin();
   Value swizzle = rem(row, 8);
-  Value firstRow = mul(warpgroup, c(rowsPerConsumer));
+  Value firstRow = consumerFirstRow();
   // The output tile's origin, as the launch body computes it for this
   // tile (traced again: the body's uses were remapped per tile).
   std::string why;
@@ -1402,7 +1415,7 @@ scf::ForOp WgmmaBuilder::build() {
     for (int64_t s = 0; s < opt.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, barriers, c(1), c(s), Value());
       nvgpu::MBarrierInitOp::create(b, loc, barriers,
-                                    c(opt.consumers * opt.clusterRows),
+                                    c(slotConsumers() * opt.clusterRows),
                                     c(opt.stages + s), Value());
     }
     // The partner block arrives on these barriers and multicasts into
@@ -1465,7 +1478,7 @@ scf::ForOp WgmmaBuilder::build() {
       stageAccumulators(loop);
     } else {
       // The consumers run the launch body itself once per tile.
-      auto [tiles, kStart] = emitTileLoop();
+      auto [tiles, kStart] = emitTileLoop(/*alternate=*/opt.pingPong);
       Operation *end = tiles.getBody()->getTerminator();
       for (Operation *op : bodyOps) {
         op->walk([&](Operation *nested) {
@@ -1478,7 +1491,11 @@ scf::ForOp WgmmaBuilder::build() {
       tileValues.clear();
       b.setInsertionPoint(gemm);
       tileExtents();
+      if (opt.pingPong)
+        waitForTurn(tiles.getInductionVar());
       loop = emitConsumer(kTiles, kStart);
+      if (opt.pingPong)
+        passTurn(tiles.getInductionVar());
       setEpilogueInsertionPoint(b, chain);
       if (opt.tmaStore) {
         emitConsumerTmaEpilogue(loop);
@@ -1505,13 +1522,46 @@ scf::ForOp WgmmaBuilder::build() {
   return loop;
 }
 
-std::pair<scf::ForOp, Value> WgmmaBuilder::emitTileLoop() {
+void WgmmaBuilder::waitForTurn(Value t) {
+  // The first consumer's first tile waits for no one.
+  Value first = cmp(arith::CmpIPredicate::eq, t, launch.getBlockIds().x);
+  Value waits = arith::OrIOp::create(
+      b, loc, cmp(arith::CmpIPredicate::ne, warpgroup, c(0)),
+      arith::XOrIOp::create(b, loc, first,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  auto ifWaits = scf::IfOp::create(b, loc, waits, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifWaits.getThenRegion().front());
+  namedBarrier(arith::IndexCastOp::create(
+                   b, loc, b.getI32Type(),
+                   add(warpgroup, c(kFirstTurnBarrier))),
+               2 * kWarpgroup);
+}
+
+void WgmmaBuilder::passTurn(Value t) {
+  // Only to a consumer that has a next tile, so no arrival is left over.
+  Value next = add(t, c(blocks));
+  auto ifNext = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::ult, next, c(tileCount)),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+  Value other = arith::SubIOp::create(b, loc, c(1), warpgroup);
+  NVVM::BarrierArriveOp::create(
+      b, loc,
+      arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                 add(other, c(kFirstTurnBarrier))),
+      arith::ConstantIntOp::create(b, loc, 2 * kWarpgroup, 32));
+}
+
+std::pair<scf::ForOp, Value> WgmmaBuilder::emitTileLoop(bool alternate) {
   gpu::KernelDim3 ids = launch.getBlockIds();
   // In clusters, cluster ids.x takes pairs of vertically adjacent tiles
   // (units of clusterRows rows), and its block ids.y the row in the pair.
   int64_t rows = opt.clusterRows, steps = blocks / rows;
-  auto loop =
-      scf::ForOp::create(b, loc, ids.x, c(tileCount / rows), c(steps));
+  Value first = alternate ? add(ids.x, mul(warpgroup, c(steps))) : ids.x;
+  auto loop = scf::ForOp::create(b, loc, first, c(tileCount / rows),
+                                 c(alternate ? 2 * steps : steps));
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
   Value kStart = mul(div(arith::SubIOp::create(b, loc, t, ids.x), steps),

@@ -290,6 +290,19 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     value bounds); there the epilogue's loads are clamped inside the tile.
     Split-K's partial GEMMs are refused.
 
+    Ping-pong consumers (`ping_pong`, only with `persistent_blocks`, two
+    consumers and no clusters; CUTLASS's schedule of that name): each
+    consumer owns whole block tiles, the block's even tiles the first, its
+    odd ones the second, so BM rounds up to 64 (not 128) and a consumer
+    holds BM x BN accumulators (a 128x128 tile: 128 a thread). The
+    producer fills the ring with one tile after the other as before; each
+    slot has one consumer. The consumers take turns at the main loop,
+    handing over through named barriers 4 and 5 once their last K-tile is
+    issued, so one's epilogue (and its TMA store) runs while the other's
+    wgmmas keep the tensor cores busy. The turns also keep a consumer from
+    waiting on a slot's "full" mbarrier more than one phase ahead of the
+    producer.
+
     #### Return modes
 
     Consumes the `target` handle and produces a handle to the consumers' K
@@ -311,7 +324,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     exactly one such output, a tile is neither whole nor ends at the
     buffer's edge, or the staging does not fit. `group_rows`
     other than 1, or `tma_store`, without `persistent_blocks` is a verifier
-    error.
+    error, and so is `ping_pong` without `persistent_blocks`, with other
+    than two consumers or with clusters.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
@@ -321,7 +335,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
                    DefaultValuedAttr<I64Attr, "0">:$persistent_blocks,
                    DefaultValuedAttr<I64Attr, "1">:$cluster_rows,
                    DefaultValuedAttr<I64Attr, "1">:$group_rows,
-                   UnitAttr:$tma_store);
+                   UnitAttr:$tma_store,
+                   UnitAttr:$ping_pong);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{

@@ -41,6 +41,10 @@ struct WgmmaOptions {
   /// writes its rows in the output type to a swizzled staging tile and a
   /// TMA store writes them out while it goes on to the next tile.
   bool tmaStore = false;
+  /// Persistent kernels with two consumers: each consumer owns whole tiles,
+  /// alternating (CUTLASS's ping-pong), and the two take turns at the
+  /// tensor cores, so one's epilogue runs under the other's main loop.
+  bool pingPong = false;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,
