@@ -355,10 +355,12 @@ private:
   }
   int64_t ringBytes() const { return opt.stages * stageBytes(); }
   int64_t stagingBytes() const { return blockM * (blockN + kStagePad) * 4; }
-  /// Persistent: columns a consumer stages and finishes at a time, and
-  /// its staging tile (beside the ring, which the producer keeps filling).
+  /// Persistent: columns a consumer stages and finishes at a time (its
+  /// staging tile holds 64 rows' worth of kPersistentPassColumns), and its
+  /// staging tile (beside the ring, which the producer keeps filling).
   int64_t passColumns() const {
-    return std::min<int64_t>(blockN, kPersistentPassColumns);
+    return std::min<int64_t>(blockN,
+                             kPersistentPassColumns * 64 / rowsPerConsumer);
   }
   int64_t consumerStagingBytes() const {
     if (opt.tmaStore)
