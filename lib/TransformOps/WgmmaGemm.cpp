@@ -31,6 +31,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -241,6 +244,8 @@ private:
   /// `t`, and hands the turn on once its K-tiles are issued.
   void waitForTurn(Value t);
   void passTurn(Value t);
+  /// Persistent kernels: erf as a branch-free polynomial.
+  void approximateBranchingErf();
   LogicalResult analysePersistent(std::string &why);
   LogicalResult analyseCluster(std::string &why);
   LogicalResult analyseTmaStore(std::string &why);
@@ -1521,7 +1526,24 @@ scf::ForOp WgmmaBuilder::build() {
   }
   markF32Precision(b, gemm, opt.precision);
   eraseGemmAndEpilogue(b, gemm, chain);
+  if (persistent())
+    approximateBranchingErf();
   return loop;
+}
+
+void WgmmaBuilder::approximateBranchingErf() {
+  // libdevice's erff branches on |x|. In a persistent kernel the epilogue
+  // sits between one tile's wgmmas and the next's, and ptxas then
+  // serialises every wgmma of the kernel (C7520: "compiler-inserted WG.AR
+  // in divergent path"); MLIR's polynomial form (error ~2.5e-7) selects
+  // instead. (libdevice's tanhf does not branch.)
+  SmallVector<Operation *> ops;
+  launch.walk([&](math::ErfOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return;
+  RewritePatternSet patterns(b.getContext());
+  populatePolynomialApproximateErfPattern(patterns);
+  (void)applyOpPatternsGreedily(ops, std::move(patterns));
 }
 
 void WgmmaBuilder::waitForTurn(Value t) {

@@ -236,7 +236,11 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     tile while the consumers finish this one. Each consumer has its own
     staging tile beside the ring (not overlaying it) and finishes its rows
     in two halves of columns; the shared memory is the ring plus the
-    consumers' staging. The launch grid must be constant. The built-in
+    consumers' staging. An `math.erf` in the epilogue becomes MLIR's
+    branch-free polynomial (error ~2.5e-7) rather than libdevice's erff,
+    whose branch between one tile's wgmmas and the next's made ptxas
+    serialise every wgmma of the kernel (its warning C7520). The launch
+    grid must be constant. The built-in
     scheduler chooses it, with `tma_store`, for whole 128x256 tiles of a
     16-bit output TMA can store when A is stored [M, K], and races it
     against one block per tile elsewhere
