@@ -13,7 +13,8 @@
 // its own tile loop, and the ring's slots and phases count on across
 // tiles, so the producer loads the next tile while the consumers finish
 // this one, each through its own staging tile past the ring (the shared
-// one above would overlay the ring the producer is refilling).
+// one above would overlay the ring the producer is refilling). Ping-pong:
+// the two consumers own alternate tiles and take turns at the main loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +34,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -41,6 +41,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -255,10 +256,10 @@ private:
   /// All threads of the cluster's blocks meet (release, then acquire).
   void clusterBarrier();
   /// Persistent: the loop over this block's tiles, from its block id in
-  /// steps of the grid. Maps the launch's block ids and grid sizes to the
-  /// tile's in `tileValues`, and returns the tile's first ring index.
-  /// The tile loop of a persistent role; `alternate`: the ping-pong
-  /// consumer's, every other tile from its own first.
+  /// steps of the grid (`alternate`: a ping-pong consumer's, every other
+  /// one from its own first). Maps the launch's block ids and grid sizes
+  /// to the tile's in `tileValues`, and returns the tile's first ring
+  /// index.
   std::pair<scf::ForOp, Value> emitTileLoop(bool alternate = false);
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
@@ -360,9 +361,9 @@ private:
   }
   int64_t ringBytes() const { return opt.stages * stageBytes(); }
   int64_t stagingBytes() const { return blockM * (blockN + kStagePad) * 4; }
-  /// Persistent: columns a consumer stages and finishes at a time (its
-  /// staging tile holds 64 rows' worth of kPersistentPassColumns), and its
-  /// staging tile (beside the ring, which the producer keeps filling).
+  /// Persistent: columns a consumer stages and finishes at a time (as many
+  /// values as 64 rows of kPersistentPassColumns), and its staging tile
+  /// (beside the ring, which the producer keeps filling).
   int64_t passColumns() const {
     return std::min<int64_t>(blockN,
                              kPersistentPassColumns * 64 / rowsPerConsumer);
