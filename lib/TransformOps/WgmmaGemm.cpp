@@ -75,6 +75,14 @@ constexpr int64_t kPersistentPassColumns = 128;
 constexpr int64_t kConsumersBarrier = 1;
 constexpr int64_t kFirstConsumerBarrier = 2;
 constexpr int64_t kFirstTurnBarrier = 4;
+/// Registers a producer thread keeps after `setmaxnreg`, and the most a
+/// consumer thread takes.
+constexpr int64_t kProducerRegisters = 40;
+constexpr int64_t kMaxConsumerRegisters = 232;
+/// Registers a thread starts with in a one-consumer kernel (256 threads,
+/// where ptxas cannot derive it and would ignore `setmaxnreg`); what it
+/// derives for two consumers' 384.
+constexpr int64_t kOneConsumerEntryRegisters = 168;
 /// Ticks before a try_wait suspends and retries (PTX's suggestion).
 constexpr int64_t kWaitTicks = 10000000;
 
@@ -235,6 +243,13 @@ public:
 private:
   bool persistent() const { return opt.persistentBlocks > 0; }
   bool clustered() const { return opt.clusterRows > 1; }
+  /// A consumer thread's registers after `setmaxnreg`: what the register
+  /// file (64K) leaves beside the producer's, at most 232, in steps of 8.
+  int64_t consumerRegisters() const {
+    int64_t free = 65536 - kWarpgroup * kProducerRegisters;
+    return std::min<int64_t>(kMaxConsumerRegisters,
+                             free / (kWarpgroup * opt.consumers) / 8 * 8);
+  }
   /// Consumers that read each ring slot (ping-pong: the tile's owner).
   int64_t slotConsumers() const { return opt.pingPong ? 1 : opt.consumers; }
   /// This consumer's first row in the block tile.
@@ -1365,6 +1380,11 @@ scf::ForOp WgmmaBuilder::build() {
   createDescriptors();
 
   shapeLaunch(b, launch, threads, sharedBytes());
+  if (opt.consumers == 1)
+    b.modifyOpInPlace(launch, [&] {
+      launch->setAttr(kMaxRegistersAttr,
+                      b.getI32IntegerAttr(kOneConsumerEntryRegisters));
+    });
   if (clustered())
     b.modifyOpInPlace(launch, [&] {
       launch->setAttr(kClusterShapeAttr,
@@ -1455,13 +1475,13 @@ scf::ForOp WgmmaBuilder::build() {
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(&roles.getThenRegion().front());
-    // With two or more consumers the register file is tight: the producer
-    // gives registers back, the consumers take them (CUTLASS's split).
-    if (opt.consumers > 1)
-      NVVM::SetMaxRegisterOp::create(
-          b, loc, b.getI32IntegerAttr(40),
-          NVVM::SetMaxRegisterActionAttr::get(
-              ctx, NVVM::SetMaxRegisterAction::decrease));
+    // The producer gives registers back, the consumers take them
+    // (CUTLASS's split). With one consumer the registers are not tight,
+    // but without setmaxnreg ptxas serialised its wgmmas (C7520).
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(kProducerRegisters),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::decrease));
     if (persistent()) {
       // The producer recomputes each tile's origins from a copy of what
       // the launch body derives them from.
@@ -1476,11 +1496,10 @@ scf::ForOp WgmmaBuilder::build() {
       emitProducer(kTiles, Value());
     }
     b.setInsertionPointToStart(&roles.getElseRegion().front());
-    if (opt.consumers > 1)
-      NVVM::SetMaxRegisterOp::create(
-          b, loc, b.getI32IntegerAttr(232),
-          NVVM::SetMaxRegisterActionAttr::get(
-              ctx, NVVM::SetMaxRegisterAction::increase));
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(consumerRegisters()),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::increase));
     if (!persistent()) {
       loop = emitConsumer(kTiles, Value());
       stageAccumulators(loop);

@@ -242,34 +242,52 @@ void passTensorMapsAsPointers(ModuleOp module) {
   });
 }
 
-/// The cluster shape of each gpu.launch (null: none), in program order.
-/// Outlining replaces each launch by a gpu.launch_func in place and keeps
-/// none of its discardable attributes.
-SmallVector<DenseI64ArrayAttr> collectClusterShapes(ModuleOp module) {
-  SmallVector<DenseI64ArrayAttr> shapes;
+/// What a gpu.launch asks of its kernel beyond its code: the cluster shape
+/// and the registers a thread starts with (null: none).
+struct LaunchHints {
+  DenseI64ArrayAttr clusterShape;
+  IntegerAttr maxRegisters;
+};
+
+/// Each gpu.launch's hints, in program order. Outlining replaces each
+/// launch by a gpu.launch_func in place and keeps none of its discardable
+/// attributes.
+SmallVector<LaunchHints> collectLaunchHints(ModuleOp module) {
+  SmallVector<LaunchHints> hints;
   module.walk([&](gpu::LaunchOp launch) {
-    shapes.push_back(
-        launch->getAttrOfType<DenseI64ArrayAttr>(vibegemm::kClusterShapeAttr));
+    hints.push_back(
+        {launch->getAttrOfType<DenseI64ArrayAttr>(vibegemm::kClusterShapeAttr),
+         launch->getAttrOfType<IntegerAttr>(vibegemm::kMaxRegistersAttr)});
   });
-  return shapes;
+  return hints;
 }
 
-/// Gives each outlined launch its cluster shape: as the launch_func's
-/// cluster sizes (the launch plan reads them) and as the kernel's
-/// `nvvm.cluster_dim` (PTX's `.reqnctapercluster`).
-LogicalResult applyClusterShapes(ModuleOp module,
-                                 ArrayRef<DenseI64ArrayAttr> shapes) {
+/// Gives each outlined launch its hints: the cluster shape as the
+/// launch_func's cluster sizes (the launch plan reads them) and as the
+/// kernel's `nvvm.cluster_dim` (PTX's `.reqnctapercluster`), the
+/// registers as the kernel's `nvvm.maxnreg` (PTX's `.maxnreg`).
+LogicalResult applyLaunchHints(ModuleOp module, ArrayRef<LaunchHints> hints) {
   SmallVector<gpu::LaunchFuncOp> launches;
   module.walk([&](gpu::LaunchFuncOp op) { launches.push_back(op); });
-  if (launches.size() != shapes.size())
+  if (launches.size() != hints.size())
     return emitError(module.getLoc(), "outlining changed the number of "
                                       "launches; cannot place their clusters");
-  for (auto [launch, shape] : llvm::zip(launches, shapes)) {
+  for (auto [launch, hint] : llvm::zip(launches, hints)) {
+    if (!hint.clusterShape && !hint.maxRegisters)
+      continue;
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    if (!kernel)
+      return emitError(launch.getLoc(), "kernel not found");
+    OpBuilder builder(launch);
+    if (hint.maxRegisters)
+      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      builder.getI32IntegerAttr(hint.maxRegisters.getInt()));
+    DenseI64ArrayAttr shape = hint.clusterShape;
     if (!shape)
       continue;
     if (shape.size() != 3)
       return emitError(launch.getLoc(), "a cluster shape has three sizes");
-    OpBuilder builder(launch);
     auto size = [&](int64_t v) {
       return arith::ConstantIndexOp::create(builder, launch.getLoc(), v)
           .getResult();
@@ -277,10 +295,6 @@ LogicalResult applyClusterShapes(ModuleOp module,
     launch.getClusterSizeXMutable().assign(size(shape[0]));
     launch.getClusterSizeYMutable().assign(size(shape[1]));
     launch.getClusterSizeZMutable().assign(size(shape[2]));
-    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-        launch, launch.getKernel());
-    if (!kernel)
-      return emitError(launch.getLoc(), "kernel not found");
     SmallVector<int32_t> dims(shape.asArrayRef());
     kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                     builder.getDenseI32ArrayAttr(dims));
@@ -336,10 +350,9 @@ public:
     if (failed(runTextPipeline(module, kModuleBufferizationPipeline)) ||
         failed(privatizeKernelAllocations(module)))
       return signalPassFailure();
-    SmallVector<DenseI64ArrayAttr> clusterShapes =
-        collectClusterShapes(module);
+    SmallVector<LaunchHints> launchHints = collectLaunchHints(module);
     if (failed(runTextPipeline(module, kOutlineKernelsPipeline)) ||
-        failed(applyClusterShapes(module, clusterShapes)))
+        failed(applyLaunchHints(module, launchHints)))
       return signalPassFailure();
     WalkResult leftover = module.walk([](func::FuncOp func) {
       if (func->hasAttr(kIgnoreAttr))

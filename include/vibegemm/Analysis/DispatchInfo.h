@@ -48,6 +48,11 @@ inline constexpr llvm::StringLiteral kF32PrecisionAttr =
 /// gemm_to_wgmma {cluster_rows}). Outlining drops it; the lowering moves it
 /// onto the `gpu.launch_func` and the kernel.
 inline constexpr llvm::StringLiteral kClusterShapeAttr = "vibegemm.cluster";
+/// Registers a thread of a `gpu.launch` starts with (set by gemm_to_wgmma
+/// where ptxas cannot derive it from the block size, so its `setmaxnreg`
+/// counts); the lowering puts it on the kernel as `nvvm.maxnreg`.
+inline constexpr llvm::StringLiteral kMaxRegistersAttr =
+    "vibegemm.max_registers";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
 /// Name of the module holding the transform scripts.

@@ -194,8 +194,12 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
       k16 steps per K-tile, one commit, one group left in flight) with f32
       accumulators in registers and its own shared-memory matrix
       descriptors. (`nvgpu.warpgroup.mma` is not used: its lowering reads B
-      only as `[K, N]` and commits after every op.) With two or more
-      consumers, `setmaxnreg` moves registers from the producer to them.
+      only as `[K, N]` and commits after every op.) `setmaxnreg` moves
+      registers from the producer (40) to the consumers (232, or what the
+      register file leaves for three). A one-consumer launch (256 threads)
+      is marked `vibegemm.max_registers = 168`, which the lowering makes
+      the kernel's `.maxnreg`: without it ptxas ignores `setmaxnreg`, and
+      without `setmaxnreg` it serialised the consumer's wgmmas.
     - The accumulators go through a staging tile padded so that neither its
       stores nor its loads conflict on banks; every thread then finishes
       4-column chunks: the fill value (or the output's old contents, without
