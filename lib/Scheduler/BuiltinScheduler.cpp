@@ -158,7 +158,9 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
   // won in three races on an H100: 1024x8192x8192 + GELU 0.2083 -> 0.2038
   // and 0.2099 -> 0.2063 ms, + GELU + softmax 0.2237 -> 0.2170 and 0.2275
   // -> 0.2189 (docs/benchmarks/h100-2026-12-05-suite); bias + ReLU stays
-  // persistent (0.1948 against 0.1986).
+  // persistent (0.1948 against 0.1986). Those persistent kernels had their
+  // wgmmas serialised by ptxas (libdevice's branching erf); with the
+  // branch-free erf they compile clean, not yet re-raced.
   if (wide >= target.smCount && p.resultType.getIntOrFloatBitWidth() == 16 &&
       (tmaStoresRows(p) || rowsAligned) && p.transcendentalOps == 0) {
     t.persistentBlocks = target.smCount;

@@ -271,7 +271,7 @@ LogicalResult applyLaunchHints(ModuleOp module, ArrayRef<LaunchHints> hints) {
   module.walk([&](gpu::LaunchFuncOp op) { launches.push_back(op); });
   if (launches.size() != hints.size())
     return emitError(module.getLoc(), "outlining changed the number of "
-                                      "launches; cannot place their clusters");
+                                      "launches; cannot place their launch hints");
   for (auto [launch, hint] : llvm::zip(launches, hints)) {
     if (!hint.clusterShape && !hint.maxRegisters)
       continue;
