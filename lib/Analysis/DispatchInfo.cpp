@@ -78,10 +78,24 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
     p.fuseEpilogues = fuse.getValue();
   if (auto precision = dispatch->getAttrOfType<StringAttr>(kF32PrecisionAttr))
     p.f32Precision = precision.str();
+  llvm::SmallPtrSet<Value, 4> residuals;
   dispatch.walk([&](Operation *op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
     if (!role)
       return;
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (generic && role.getValue().starts_with("epilogue") &&
+        generic.getNumDpsInits() == 1) {
+      AffineMap outMap =
+          generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+      // Values the chain computes come in registers; the dispatch's own
+      // arguments are read from memory.
+      for (OpOperand *input : generic.getDpsInputOperands())
+        if (isa<BlockArgument>(input->get()) &&
+            getElementTypeOrSelf(input->get().getType()) == p.resultType &&
+            generic.getMatchingIndexingMap(input) == outMap)
+          residuals.insert(input->get());
+    }
     if (role.getValue().starts_with("epilogue") || role.getValue() == "softmax")
       ++p.epilogueOps;
     if (role.getValue() == "softmax")
@@ -96,6 +110,7 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
           ++p.transcendentalOps;
       });
   });
+  p.residualInputs = residuals.size();
   return p;
 }
 

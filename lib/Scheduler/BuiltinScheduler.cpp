@@ -698,16 +698,32 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   SimtTiling persistentTma = perTile;
   persistentTma.tensorCore->persistentBlocks = target.smCount;
   persistentTma.tensorCore->tmaStore = true;
+  // A residual read by the epilogue can come in by TMA through the staging
+  // tile rather than element by element; not yet measured, so it races.
+  // The whole tile is staged at once, beside 3 stages.
+  auto withResidualLoads = [](SimtTiling v) {
+    v.tensorCore->tmaLoadResidual = true;
+    v.tensorCore->stages = 3;
+    return v;
+  };
+  bool residual = problem.residualInputs == 1;
   if (!t->persistentBlocks) {
     llvm::SmallVector<TilingVariant, 4> variants = {{"persistent", persistent}};
-    if (tmaStoresRows(problem))
+    if (tmaStoresRows(problem)) {
       variants.push_back({"persistent-tma", persistentTma});
+      if (residual)
+        variants.push_back(
+            {"persistent-tma-residual", withResidualLoads(persistentTma)});
+    }
     return variants;
   }
   llvm::SmallVector<TilingVariant, 4> variants = {{"per-tile", perTile}};
   if (!t->tmaStore)
     return variants;
   variants.push_back({"persistent", persistent});
+  if (residual)
+    variants.push_back(
+        {"persistent-tma-residual", withResidualLoads(chosen)});
   // Where the tile rows pair up, the choice in clusters of two blocks
   // along M that multicast B (cuBLAS's nvjet 1x2 kernel). With each slot
   // release fenced at GPU scope they ran 1.4-1.6x slower
@@ -1235,7 +1251,8 @@ void writeBlockGemmRewrite(llvm::raw_ostream &os, const TensorCoreTiling &t) {
                        ? llvm::formatv(", group_rows = {0}", t.groupRows)
                              .str()
                        : std::string()) +
-                  (t.tmaStore ? ", tma_store" : ""),
+                  (t.tmaStore ? ", tma_store" : "") +
+                  (t.tmaLoadResidual ? ", tma_load_residual" : ""),
               anyOp);
   else if (t.ffma)
     os << llvm::formatv(

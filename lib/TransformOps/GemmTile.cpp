@@ -285,7 +285,8 @@ vibegemm::collectEpilogue(linalg::LinalgOp gemm, std::string &why) {
 SmallVector<std::pair<Value, Value>>
 vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
                            const EpilogueChain &chain,
-                           ArrayRef<Value> tileIndices, Value value) {
+                           ArrayRef<Value> tileIndices, Value value,
+                           const DenseMap<Value, Value> &preloaded) {
   // Buffers in the order their values are produced; block-local ones stay
   // in registers.
   SmallVector<std::pair<Value, Value>> results;
@@ -303,6 +304,10 @@ vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
       }
       if (op.isDpsInit(&operand) && arg.use_empty())
         continue;
+      if (Value given = preloaded.lookup(operand.get())) {
+        mapping.map(arg, given);
+        continue;
+      }
       SmallVector<Value> indices;
       for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults())
         indices.push_back(

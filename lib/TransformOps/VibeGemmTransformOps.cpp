@@ -178,6 +178,9 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
     return emitOpError("ping_pong alternates the tiles of a persistent "
                        "kernel's two consumers; it needs persistent_blocks, "
                        "consumers = 2 and no clusters");
+  if (getTmaLoadResidual() && !getTmaStore())
+    return emitOpError("tma_load_residual loads into the TMA store's staging "
+                       "tile; it needs tma_store");
   return verifyF32Precision(*this, getF32Precision());
 }
 
@@ -200,6 +203,7 @@ DiagnosedSilenceableFailure transform::GemmToWgmmaOp::applyToOne(
   options.groupRows = getGroupRows();
   options.tmaStore = getTmaStore();
   options.pingPong = getPingPong();
+  options.tmaLoadResidual = getTmaLoadResidual();
   std::string why;
   FailureOr<scf::ForOp> loop =
       vibegemm::rewriteGemmAsWgmma(rewriter, target, options, why);

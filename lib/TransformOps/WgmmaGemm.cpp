@@ -57,6 +57,8 @@ constexpr int64_t kBoxN = 64;
 constexpr int64_t kWarpgroup = 128;
 /// 128-byte swizzling repeats every 1024 bytes; slots start on it.
 constexpr int64_t kSwizzleRepeat = 1024;
+/// tma_store: an output box is 64 rows of one 128-byte swizzle row.
+constexpr int64_t kOutBoxBytes = 64 * kKTileBytes;
 /// Staging rows are padded by 8 floats: a half-warp's 8-byte accumulator
 /// stores then cover rows 0-3 on disjoint banks (a pad of 4 gave 2-way
 /// conflicts, measured by Nsight Compute on the H200).
@@ -265,6 +267,19 @@ private:
   LogicalResult analysePersistent(std::string &why);
   LogicalResult analyseCluster(std::string &why);
   LogicalResult analyseTmaStore(std::string &why);
+  LogicalResult analyseTmaLoadResidual(std::string &why);
+  /// tma_load_residual: moves the residual's view ahead of the GEMM when
+  /// what it is computed from is, so its first boxes can load before the
+  /// main loop; returns whether it could.
+  bool hoistResidualView();
+  /// tma_load_residual: the consumer leader loads the residual's tile into
+  /// the staging tile once the last stores have read it.
+  void loadResidual();
+  /// tma_load_residual: waits for this tile's residual.
+  void waitResidual();
+  /// Coordinates of a 64-row output box (innermost first), in the view
+  /// `op` (the output or the residual) of its buffer.
+  SmallVector<Value> boxCoordinates(TmaOperand &op, Value row, Value col);
   /// The consumers' release of ring slot `slot`: an arrive on its "empty"
   /// mbarrier, in every block of the cluster.
   void releaseSlot(Value slot);
@@ -368,8 +383,9 @@ private:
                     function_ref<Value(int64_t)> element);
   /// Epilogue for staged element `e` of a chunk: the initial value added,
   /// the chain run, the results returned per chain buffer.
-  SmallVector<std::pair<Value, Value>> finish(Value row, Value col,
-                                              Value staged);
+  SmallVector<std::pair<Value, Value>>
+  finish(Value row, Value col, Value staged,
+         const DenseMap<Value, Value> &preloaded = {});
 
   int64_t stageBytes() const {
     return (blockM * blockK + blockK * blockN) * elementBytes;
@@ -431,6 +447,11 @@ private:
   TmaOperand out;
   Type outType;
   int64_t outBytes = 4, tmaPassColumns = 0;
+  /// tma_load_residual: the epilogue input loaded into the staging tile
+  /// (same boxes as `out`), and whether its first pass loads before the
+  /// main loop.
+  TmaOperand residual;
+  bool prefetchResidual = false;
   // Persistent kernels: the launch's grid, its body (run once per tile by
   // the consumers) and the part of it the producer clones for its origins.
   int64_t gridX = 1, gridY = 1, gridZ = 1, tileCount = 1, blocks = 1;
@@ -439,6 +460,9 @@ private:
   IRMapping tileValues;
   // Per-thread values, set while building.
   Value tid, warpgroup, dynamicSmem, alignedBase, smemAddress, barriers;
+  /// tma_load_residual: the residual mbarrier's completions before this
+  /// consumer's tile.
+  Value residualRound;
   /// This block's rank in its cluster (clusters only).
   Value clusterRank;
   Value mSize, nSize;
@@ -605,6 +629,8 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     return failure();
   if (opt.tmaStore && failed(analyseTmaStore(why)))
     return failure();
+  if (opt.tmaLoadResidual && failed(analyseTmaLoadResidual(why)))
+    return failure();
   if (clustered())
     return analyseCluster(why);
   return success();
@@ -735,6 +761,56 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
   return success();
 }
 
+LogicalResult WgmmaBuilder::analyseTmaLoadResidual(std::string &why) {
+  auto fail = [&](const Twine &msg) { return refuse(why, msg); };
+  // Where the output's element sits in the epilogue's indices: its map in
+  // the generic that writes it, or the accumulator's own (identity).
+  unsigned rank = outRank();
+  AffineMap outMap = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  llvm::SmallPtrSet<Value, 8> registers = {chain.accumulator};
+  for (linalg::GenericOp op : chain.ops) {
+    OpOperand *init = op.getDpsInitOperand(0);
+    registers.insert(init->get());
+    if (init->get() == out.tile)
+      outMap = op.getMatchingIndexingMap(init);
+  }
+  llvm::SetVector<Value> residuals;
+  for (linalg::GenericOp op : chain.ops)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value value = input->get();
+      auto type = dyn_cast<MemRefType>(value.getType());
+      if (registers.contains(value) || isBlockLocalAllocation(value) ||
+          !type || type.getElementType() != outType ||
+          type.getRank() != rank || op.getMatchingIndexingMap(input) != outMap)
+        continue;
+      residuals.insert(value);
+    }
+  if (residuals.empty())
+    return fail(llvm::formatv("tma_load_residual found no epilogue input "
+                              "indexed and typed as the output ({0})",
+                              outType));
+  if (residuals.size() > 1)
+    return fail(llvm::formatv("tma_load_residual loads one input through the "
+                              "staging tile; this epilogue reads {0}",
+                              residuals.size()));
+  // A second pass would load and wait while the later columns'
+  // accumulators are live, and ptxas then serialised every wgmma (C7520).
+  if (tmaPassColumns != blockN)
+    return fail(llvm::formatv(
+        "tma_load_residual stages the whole {0}x{1} tile at once; beside "
+        "the {2}-stage ring there is room for {3} columns (use fewer stages)",
+        blockM, blockN, opt.stages, tmaPassColumns));
+  residual.tile = residuals.front();
+  if (batched && cast<MemRefType>(residual.tile.getType()).getDimSize(0) != 1)
+    return fail("tma_load_residual needs the batch tiled to 1");
+  if (failed(traceToRoot(residual, why)))
+    return failure();
+  // TMA zero-fills past the buffer's edges; rows read past a ragged tile
+  // inside the buffer go unused, as the stores clip there.
+  return checkTmaBuffer(residual.root, rank, outBytes, launch,
+                        "tma_load_residual reads views of", "residual ", why);
+}
+
 LogicalResult WgmmaBuilder::analysePersistent(std::string &why) {
   auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
@@ -820,13 +896,8 @@ void WgmmaBuilder::createDescriptors() {
   }
   if (!opt.tmaStore)
     return;
-  // Output boxes: 64 rows of one 128-byte swizzle row each.
-  Value unranked = memref::CastOp::create(
-      b, loc,
-      UnrankedMemRefType::get(outType,
-                              cast<MemRefType>(out.root.getType())
-                                  .getMemorySpace()),
-      out.root);
+  // Output boxes: 64 rows of one 128-byte swizzle row each; the residual's
+  // are the same.
   auto type = nvgpu::TensorMapDescriptorType::get(
       b.getContext(),
       MemRefType::get(outBox(), outType, AffineMap(), smemSpace()),
@@ -837,8 +908,17 @@ void WgmmaBuilder::createDescriptors() {
   SmallVector<Value> box;
   for (int64_t size : outBox())
     box.push_back(c(size));
-  out.descriptor =
-      nvgpu::TmaCreateDescriptorOp::create(b, loc, type, unranked, box);
+  for (TmaOperand *op : {&out, &residual}) {
+    if (!op->root)
+      continue;
+    Value unranked = memref::CastOp::create(
+        b, loc,
+        UnrankedMemRefType::get(
+            outType, cast<MemRefType>(op->root.getType()).getMemorySpace()),
+        op->root);
+    op->descriptor =
+        nvgpu::TmaCreateDescriptorOp::create(b, loc, type, unranked, box);
+  }
 }
 
 void WgmmaBuilder::emitProducer(Value kTiles, Value kStart) {
@@ -1166,6 +1246,88 @@ void WgmmaBuilder::emitConsumerEpilogue(scf::ForOp loop) {
   }
 }
 
+SmallVector<Value> WgmmaBuilder::boxCoordinates(TmaOperand &op, Value row,
+                                                Value col) {
+  // Innermost first: column, row, then the batch.
+  SmallVector<Value> xy = {col, row};
+  if (batched)
+    xy.push_back(origin(op, 0));
+  return xy;
+}
+
+bool WgmmaBuilder::hoistResidualView() {
+  Block &body = launch.getBody().front();
+  if (gemm->getBlock() != &body)
+    return false;
+  // The subviews and casts inside the launch body that make the view,
+  // the tile's own first.
+  SmallVector<Operation *> viewOps;
+  Value view = residual.tile;
+  while (Operation *def = view.getDefiningOp()) {
+    if (def->getBlock() != &body)
+      break;
+    if (!isa<memref::SubViewOp, memref::CastOp>(def))
+      return false;
+    viewOps.push_back(def);
+    view = def->getOperand(0);
+  }
+  for (Operation *op : viewOps)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == &body && !llvm::is_contained(viewOps, def) &&
+          !def->isBeforeInBlock(gemm))
+        return false;
+    }
+  for (Operation *op : llvm::reverse(viewOps))
+    if (!op->isBeforeInBlock(gemm))
+      op->moveBefore(gemm);
+  // The consumers re-create the body in this order per tile.
+  llvm::stable_sort(bodyOps, [](Operation *x, Operation *y) {
+    return x->isBeforeInBlock(y);
+  });
+  return true;
+}
+
+void WgmmaBuilder::loadResidual() {
+  int64_t boxCols = boxColumns();
+  int64_t boxes = rowsPerConsumer / 64 * (blockN / boxCols);
+  // The view's origin as the body computes it for this tile.
+  std::string why;
+  (void)traceToRoot(residual, why);
+  unsigned rank = outRank();
+  Value rowOrigin = add(origin(residual, rank - 2), consumerFirstRow());
+  Value colOrigin = origin(residual, rank - 1);
+  Value stagingBase =
+      add(c(ringBytes()), mul(warpgroup, c(consumerStagingBytes())));
+  Value barrier = add(warpgroup, c(2 * opt.stages));
+  auto ifLeader = scf::IfOp::create(b, loc, consumerLeader(),
+                                    /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+  // The staging tile is free once the last stores have read it.
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      b, loc, barriers, c(boxes * kOutBoxBytes), barrier, Value());
+  for (int64_t box = 0; box < boxes; ++box) {
+    int64_t g = box / (blockN / boxCols), x = box % (blockN / boxCols);
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc,
+        sharedView(add(stagingBase, c(box * kOutBoxBytes)), outBox(),
+                   outType),
+        barriers, residual.descriptor,
+        boxCoordinates(residual, add(rowOrigin, c(g * 64)),
+                       add(colOrigin, c(x * boxCols))),
+        barrier, Value(), Value());
+  }
+}
+
+void WgmmaBuilder::waitResidual() {
+  nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers,
+                                         parity(residualRound), c(kWaitTicks),
+                                         add(warpgroup, c(2 * opt.stages)));
+}
+
 void WgmmaBuilder::waitStores(bool readOnly) {
   auto ifLeader = scf::IfOp::create(b, loc, consumerLeader(),
                                     /*withElse=*/false);
@@ -1180,7 +1342,6 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   MLIRContext *ctx = b.getContext();
   int64_t columns = tmaPassColumns, boxCols = boxColumns();
   int64_t boxesPerPass = rowsPerConsumer / 64 * (columns / boxCols);
-  constexpr int64_t kBoxBytes = 64 * kKTileBytes;
   Value stagingBase =
       add(c(ringBytes()), mul(warpgroup, c(consumerStagingBytes())));
   Value staging = sharedView(stagingBase,
@@ -1200,13 +1361,6 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   unsigned rank = outRank();
   Value rowOrigin = add(origin(out, rank - 2), firstRow);
   Value colOrigin = origin(out, rank - 1);
-  // Coordinates run innermost first: column, row, then the batch.
-  auto boxAt = [&](Value row, Value col) {
-    SmallVector<Value> xy = {col, row};
-    if (batched)
-      xy.push_back(origin(out, 0));
-    return xy;
-  };
   // Past a ragged tile's edge the epilogue's loads are clamped inside the
   // tile; TMA drops the values there, at the buffer's edge.
   std::optional<int64_t> m = getConstantIntValue(mSize);
@@ -1223,48 +1377,78 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
   // its consumer skips the epilogue (the condition is the whole
   // warpgroup's, so its barriers stay matched).
   OpBuilder::InsertionGuard nonEmpty(b);
+  int64_t passes = blockN / columns;
   if (!wholeRows || !wholeCols) {
     Value rows = cmp(arith::CmpIPredicate::ugt, mSize, c(0));
     Value cols = cmp(arith::CmpIPredicate::ugt, nSize, c(0));
     auto ifAny = scf::IfOp::create(b, loc, both(rows, cols),
-                                   /*withElse=*/false);
+                                   /*withElse=*/opt.tmaLoadResidual);
+    if (opt.tmaLoadResidual) {
+      // An empty tile still takes its residual, so the barrier's phases
+      // stay counted per tile; the barrier keeps every thread within a
+      // phase of the leader, who loads the next tile's.
+      OpBuilder::InsertionGuard empty(b);
+      b.setInsertionPointToStart(&ifAny.getElseRegion().front());
+      if (!prefetchResidual)
+        loadResidual();
+      waitResidual();
+      consumerBarrier();
+    }
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
   }
   auto pairType = VectorType::get({2}, outType);
-  for (int64_t pass = 0; pass < blockN / columns; ++pass) {
+  for (int64_t pass = 0; pass < passes; ++pass) {
     // The last pass's stores have read the staging tile.
     waitStores(/*readOnly=*/true);
     consumerBarrier();
+    // tma_load_residual has one pass (see analyseTmaLoadResidual).
+    if (opt.tmaLoadResidual) {
+      if (!prefetchResidual)
+        loadResidual();
+      waitResidual();
+    }
     for (int64_t g = 0; g < rowsPerConsumer / 64; ++g)
       for (int64_t j = 0; j < columns / 8; ++j)
         for (int64_t half = 0; half < 2; ++half) {
           Value tileRow = add(firstRow, add(row, c(g * 64 + half * 8)));
           Value tileCol = add(colBase, c(pass * columns + 8 * j));
-          SmallVector<Value, 2> values;
-          for (int64_t e = 0; e < 2; ++e) {
-            Value acc = LLVM::ExtractValueOp::create(
-                b, loc, loop.getResult(g),
-                4 * (pass * columns / 8 + j) + 2 * half + e);
-            Value value;
-            for (auto [buffer, result] :
-                 finish(clamp(tileRow, mSize, wholeRows),
-                        clamp(add(tileCol, c(e)), nSize, wholeCols), acc))
-              if (buffer == out.tile)
-                value = result;
-            values.push_back(value);
-          }
           // Byte (r, x) of a 64-row box sits at r * 128 + x with x's
           // 16-byte chunk XORed by r % 8 (TMA's 128-byte swizzle).
           int64_t box = g * (columns / boxCols) + 8 * j / boxCols;
           Value byte = mul(add(colBase, c(8 * j % boxCols)), c(outBytes));
           Value chunk = arith::XOrIOp::create(b, loc, div(byte, 16), swizzle);
           Value offset = add(
-              add(c(box * kBoxBytes), mul(add(row, c(half * 8)), c(128))),
+              add(c(box * kOutBoxBytes), mul(add(row, c(half * 8)), c(128))),
               add(mul(chunk, c(16)), rem(byte, 16)));
+          Value index = div(offset, outBytes);
+          // The residual's pair sits where this thread's results go.
+          Value residualPair;
+          if (opt.tmaLoadResidual)
+            residualPair = vector::LoadOp::create(
+                b, loc, pairType, staging, ValueRange{index},
+                /*nontemporal=*/false, llvm::Align(2 * outBytes));
+          SmallVector<Value, 2> values;
+          for (int64_t e = 0; e < 2; ++e) {
+            Value acc = LLVM::ExtractValueOp::create(
+                b, loc, loop.getResult(g),
+                4 * (pass * columns / 8 + j) + 2 * half + e);
+            DenseMap<Value, Value> preloaded;
+            if (residualPair)
+              preloaded[residual.tile] =
+                  vector::ExtractOp::create(b, loc, residualPair, e);
+            Value value;
+            for (auto [buffer, result] :
+                 finish(clamp(tileRow, mSize, wholeRows),
+                        clamp(add(tileCol, c(e)), nSize, wholeCols), acc,
+                        preloaded))
+              if (buffer == out.tile)
+                value = result;
+            values.push_back(value);
+          }
           vector::StoreOp::create(
               b, loc,
               vector::FromElementsOp::create(b, loc, pairType, values),
-              staging, ValueRange{div(offset, outBytes)},
+              staging, ValueRange{index},
               /*nontemporal=*/false, llvm::Align(2 * outBytes));
         }
     // The writes reach the async proxy before the leader's stores read.
@@ -1278,12 +1462,12 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
     b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
     for (int64_t box = 0; box < boxesPerPass; ++box) {
       int64_t g = box / (columns / boxCols), x = box % (columns / boxCols);
-      Value view = sharedView(add(stagingBase, c(box * kBoxBytes)), outBox(),
+      Value view = sharedView(add(stagingBase, c(box * kOutBoxBytes)), outBox(),
                               outType);
       nvgpu::TmaAsyncStoreOp::create(
           b, loc, view, out.descriptor,
-          boxAt(add(rowOrigin, c(g * 64)),
-                add(colOrigin, c(pass * columns + x * boxCols))),
+          boxCoordinates(out, add(rowOrigin, c(g * 64)),
+                         add(colOrigin, c(pass * columns + x * boxCols))),
           Value());
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
@@ -1291,7 +1475,8 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
 }
 
 SmallVector<std::pair<Value, Value>>
-WgmmaBuilder::finish(Value row, Value col, Value staged) {
+WgmmaBuilder::finish(Value row, Value col, Value staged,
+                     const DenseMap<Value, Value> &preloaded) {
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
   Value value = staged;
   if (chain.init) {
@@ -1304,7 +1489,8 @@ WgmmaBuilder::finish(Value row, Value col, Value staged) {
                                        indicesFor(accMap, row, col));
     value = arith::AddFOp::create(b, loc, value, old);
   }
-  return evaluateEpilogue(b, loc, chain, indicesFor(accMap, row, col), value);
+  return evaluateEpilogue(b, loc, chain, indicesFor(accMap, row, col), value,
+                          preloaded);
 }
 
 void WgmmaBuilder::emitEpilogue() {
@@ -1378,6 +1564,7 @@ scf::ForOp WgmmaBuilder::build() {
   OpBuilder::InsertionGuard guard(b);
   MLIRContext *ctx = b.getContext();
   createDescriptors();
+  prefetchResidual = opt.tmaLoadResidual && hoistResidualView();
 
   shapeLaunch(b, launch, threads, sharedBytes());
   if (opt.consumers == 1)
@@ -1431,10 +1618,13 @@ scf::ForOp WgmmaBuilder::build() {
           kSwizzleRepeat);
   smemAddress = add(address, alignedBase);
   // Barriers 0..stages-1 say a slot is full, stages..2*stages-1 that it is
-  // free again.
+  // free again; with tma_load_residual, 2*stages + w that consumer w's
+  // residual boxes arrived.
+  int64_t residualBarriers = opt.tmaLoadResidual ? opt.consumers : 0;
   barriers = nvgpu::MBarrierCreateOp::create(
       b, loc,
-      nvgpu::MBarrierGroupType::get(ctx, smemSpace(), 2 * opt.stages));
+      nvgpu::MBarrierGroupType::get(ctx, smemSpace(),
+                                    2 * opt.stages + residualBarriers));
   {
     Value leader = cmp(arith::CmpIPredicate::eq, tid, c(0));
     auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
@@ -1446,12 +1636,17 @@ scf::ForOp WgmmaBuilder::build() {
                                     c(slotConsumers() * opt.clusterRows),
                                     c(opt.stages + s), Value());
     }
+    for (int64_t w = 0; w < residualBarriers; ++w)
+      nvgpu::MBarrierInitOp::create(b, loc, barriers, c(1),
+                                    c(2 * opt.stages + w), Value());
     // The partner block arrives on these barriers and multicasts into
     // this block's slots.
     if (clustered())
       NVVM::FenceMbarrierInitOp::create(b, loc);
     nvgpu::TmaPrefetchOp::create(b, loc, lhs.descriptor, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, rhs.descriptor, Value());
+    if (opt.tmaLoadResidual)
+      nvgpu::TmaPrefetchOp::create(b, loc, residual.descriptor, Value());
     // TMA completes transactions on the barriers through the async proxy:
     // the initialised barriers are made visible to it before anyone waits
     // (the CUDA programming guide's fence_proxy_async_shared_cta).
@@ -1518,6 +1713,14 @@ scf::ForOp WgmmaBuilder::build() {
       tileValues.clear();
       b.setInsertionPoint(gemm);
       tileExtents();
+      if (opt.tmaLoadResidual) {
+        // Each of this consumer's tiles completes its residual barrier
+        // once; ping-pong consumers take every other tile.
+        Value sequence = div(kStart, kTileCount);
+        residualRound = opt.pingPong ? div(sequence, 2) : sequence;
+        if (prefetchResidual)
+          loadResidual();
+      }
       if (opt.pingPong)
         waitForTurn(tiles.getInductionVar());
       loop = emitConsumer(kTiles, kStart);

@@ -914,3 +914,98 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tma_load_residual loads into the TMA store's staging tile; it needs tma_store}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, tma_load_residual} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// tma_load_residual: a residual under 4 stages would take two passes.
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @residual_two_passes(%a: memref<128x256xbf16>, %b: memref<256x256xbf16>, %r: memref<128x256xbf16>, %c: memref<128x256xbf16>) {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %acc = memref.alloc() : memref<128x256xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x256xf32>)
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x256xbf16>, memref<256x256xbf16>) outs(%acc : memref<128x256xf32>)
+    linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %r : memref<128x256xf32>, memref<128x256xbf16>) outs(%c : memref<128x256xbf16>) {
+    ^bb0(%v: f32, %rv: bf16, %o: bf16):
+      %e = arith.extf %rv : bf16 to f32
+      %s = arith.addf %v, %e : f32
+      %t = arith.truncf %s : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<128x256xf32>
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tma_load_residual stages the whole 128x256 tile at once; beside the 4-stage ring there is room for 128 columns (use fewer stages)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, consumers = 2, tma_store, tma_load_residual} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// tma_load_residual: the epilogue's only input is a bias row, not shaped as
+// the output.
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (n)>
+func.func @no_residual(%a: memref<128x256xbf16>, %b: memref<256x256xbf16>, %bias: memref<256xbf16>, %c: memref<128x256xbf16>) {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %acc = memref.alloc() : memref<128x256xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x256xf32>)
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x256xbf16>, memref<256x256xbf16>) outs(%acc : memref<128x256xf32>)
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %bias : memref<128x256xf32>, memref<256xbf16>) outs(%c : memref<128x256xbf16>) {
+    ^bb0(%v: f32, %bv: bf16, %o: bf16):
+      %e = arith.extf %bv : bf16 to f32
+      %s = arith.addf %v, %e : f32
+      %t = arith.truncf %s : f32 to bf16
+      linalg.yield %t : bf16
+    }
+    memref.dealloc %acc : memref<128x256xf32>
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tma_load_residual found no epilogue input indexed and typed as the output (bf16)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {persistent_blocks = 132, consumers = 2, stages = 3, tma_store, tma_load_residual} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

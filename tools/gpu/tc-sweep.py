@@ -20,7 +20,7 @@ configuration is, by the built-in schedule's kernel op:
 
 - gemm_to_mma_sync: bm,bn,wm,wn,block_k,stages[,split_factor]
 - gemm_to_ffma: bm,bn,thread_m,thread_n,block_k,stages[,split_factor]
-- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group[,persistent_blocks[,cluster_rows[,tma_store[,ping_pong]]]]]]
+- gemm_to_wgmma: bm,bn,consumers,stages[,split_factor[,group[,persistent_blocks[,cluster_rows[,tma_store[,ping_pong[,tma_load_residual]]]]]]]
 
 (a split factor only replaces one the built-in schedule already has, and 0
 leaves it; a group above 1 adds ``transform.vibegemm.group_blocks`` with
@@ -127,6 +127,8 @@ def variant(seq, cfg):
             persistent += ", tma_store"
         if len(cfg) > 9 and cfg[9]:
             persistent += ", ping_pong"
+        if len(cfg) > 10 and cfg[10]:
+            persistent += ", tma_load_residual"
         seq = re.sub(r"(gemm_to_wgmma %\w+)( \{[^}]*\})?( :)",
                      rf"\1 {{consumers = {consumers} : i64, stages = {st} : i64{persistent}}}\3", seq)
         if cluster:

@@ -268,6 +268,43 @@ TEST(AlternativeTilings, PersistentKernelsRaceF32Outputs) {
   EXPECT_EQ(tma.stages, 4);
 }
 
+TEST(AlternativeTilings, ResidualLoadsByTmaRaceTheChoice) {
+  MLIRContext ctx;
+  // KernelBench 40's shape with its residual as an input: the choice (the
+  // persistent TMA-store kernel) races itself loading the residual by TMA.
+  GemmProblem p = problem(ctx, 16384, 4096, 4096);
+  p.transposeB = true;
+  p.epilogueOps = 1;
+  p.residualInputs = 1;
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->tmaStore);
+  EXPECT_FALSE(chosen.tensorCore->tmaLoadResidual);
+  llvm::SmallVector<TilingVariant, 4> variants =
+      alternativeTilings(p, chosen, hopper());
+  ASSERT_EQ(names(variants),
+            (std::vector<std::string>{"per-tile", "persistent",
+                                      "persistent-tma-residual",
+                                      "persistent-cluster-tma"}));
+  const TensorCoreTiling &residual = *variants[2].tiling.tensorCore;
+  EXPECT_TRUE(residual.tmaLoadResidual);
+  EXPECT_TRUE(residual.tmaStore);
+  EXPECT_EQ(residual.persistentBlocks, chosen.tensorCore->persistentBlocks);
+  // The whole 128x256 tile staged at once leaves room for 3 stages.
+  EXPECT_EQ(residual.stages, 3);
+  // Where one block per tile is the choice (f32 outputs), the persistent
+  // TMA-store variant races with and without the residual loads.
+  GemmProblem f32Output = p;
+  f32Output.resultType = f32Output.accType;
+  EXPECT_EQ(names(variantsOf(f32Output, "sm_90a")),
+            (std::vector<std::string>{"persistent", "persistent-tma",
+                                      "persistent-tma-residual"}));
+  // Two residuals do not fit the one staging tile: no such variant.
+  p.residualInputs = 2;
+  EXPECT_EQ(names(variantsOf(p, "sm_90a")),
+            (std::vector<std::string>{"per-tile", "persistent",
+                                      "persistent-cluster-tma"}));
+}
+
 TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
   MLIRContext ctx;
   // mma.sync on sm_90 (no wgmma without the "a" features).

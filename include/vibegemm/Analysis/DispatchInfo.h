@@ -71,6 +71,10 @@ struct GemmProblem {
   /// or special-function units (erf, exp, tanh, ...): what makes an
   /// epilogue heavy, per output element.
   int transcendentalOps = 0;
+  /// Distinct inputs of the fused consumers indexed like their output and
+  /// of the result's element type (a residual): what
+  /// `gemm_to_wgmma {tma_load_residual}` can load by TMA.
+  int residualInputs = 0;
   /// The dispatch's `vibegemm.fuse_epilogues` decision.
   bool fuseEpilogues = true;
   /// The dispatch's `vibegemm.f32_precision` ("tf32", "3xtf32"; empty:

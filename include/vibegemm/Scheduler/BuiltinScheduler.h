@@ -39,6 +39,9 @@ struct TensorCoreTiling {
   /// wgmma persistent kernels only: the epilogue in registers, written out
   /// by TMA stores that overlap the next tile (`tma_store`).
   bool tmaStore = false;
+  /// With tmaStore: the epilogue's residual input comes in by TMA through
+  /// the staging tile (`tma_load_residual`).
+  bool tmaLoadResidual = false;
   /// Inputs (0: A, 1: B) whose rows are not a multiple of 16 bytes, first
   /// copied into zero-padded buffers (`transform.vibegemm.align_operand_rows`)
   /// so TMA, or the FFMA path's 16-byte copies, can read them.

@@ -311,6 +311,23 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     waiting on a slot's "full" mbarrier more than one phase ahead of the
     producer.
 
+    Residual loads (`tma_load_residual`, only with `tma_store`): the
+    epilogue's one input indexed, shaped and typed as the output (a
+    residual `[M, N]` of the output's element type, read by one of the
+    epilogue's generics) comes in by TMA rather than element by element:
+    the consumer's first thread loads the tile's boxes of it into the
+    staging tile (same boxes, same swizzle as the stores) on the consumer's
+    own mbarrier, once the last stores have read the tile, and each thread
+    reads its values where it then writes its results. The loads are issued
+    before the tile's main loop (the residual's view is moved ahead of the
+    GEMM when what it is computed from allows), so they arrive under the
+    wgmmas. The whole tile must be staged at once (a 128x256 bf16 tile: 3
+    stages): a second pass would load and wait while the accumulators of
+    its columns are live, and ptxas then serialised every wgmma of the
+    kernel (C7520). Its buffer must be one TMA can read as it stores the
+    output (a view of a whole row-major buffer defined outside the launch,
+    rows a multiple of 16 bytes).
+
     #### Return modes
 
     Consumes the `target` handle and produces a handle to the consumers' K
@@ -330,10 +347,12 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     of whole boxes, or the launch already has a cluster shape.
     With `tma_store`, it also fails when the epilogue does not write
     exactly one such output, a tile is neither whole nor ends at the
-    buffer's edge, or the staging does not fit. `group_rows`
-    other than 1, or `tma_store`, without `persistent_blocks` is a verifier
-    error, and so is `ping_pong` without `persistent_blocks`, with other
-    than two consumers or with clusters.
+    buffer's edge, or the staging does not fit; with `tma_load_residual`,
+    when the epilogue reads no such input, or more than one, its buffer is
+    not one TMA reads, or the tile does not fit in one pass. `group_rows` other than 1, or `tma_store`,
+    without `persistent_blocks` is a verifier error, and so are `ping_pong`
+    without `persistent_blocks`, with other than two consumers or with
+    clusters, and `tma_load_residual` without `tma_store`.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
@@ -344,7 +363,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
                    DefaultValuedAttr<I64Attr, "1">:$cluster_rows,
                    DefaultValuedAttr<I64Attr, "1">:$group_rows,
                    UnitAttr:$tma_store,
-                   UnitAttr:$ping_pong);
+                   UnitAttr:$ping_pong,
+                   UnitAttr:$tma_load_residual);
   let results = (outs TransformHandleTypeInterface:$loop);
 
   let assemblyFormat = [{

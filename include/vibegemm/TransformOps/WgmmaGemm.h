@@ -45,6 +45,11 @@ struct WgmmaOptions {
   /// alternating (CUTLASS's ping-pong), and the two take turns at the
   /// tensor cores, so one's epilogue runs under the other's main loop.
   bool pingPong = false;
+  /// With tmaStore: the epilogue's one input shaped and typed as the output
+  /// (a residual) comes in by TMA into the staging tile the results then
+  /// overwrite, loaded before the tile's main loop, rather than element by
+  /// element from global memory. The tile must be staged in one pass.
+  bool tmaLoadResidual = false;
 };
 
 /// Replaces the bufferized contraction `target` (one block's output tile,
