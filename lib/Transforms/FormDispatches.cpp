@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -76,9 +77,23 @@ public:
           !func.isExternal())
         funcs.push_back(func);
 
-    bool anyGemm = llvm::any_of(module.getOps<func::FuncOp>(), [](auto f) {
-      return f->hasAttr(kDispatchAttr);
-    });
+    // Dispatches formed earlier (a module compiled in steps) must be as
+    // this pass leaves them; anything else marked so is refused.
+    bool anyGemm = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kDispatchAttr))
+        continue;
+      if (!func->getAttrOfType<StringAttr>(kSignatureAttr) || func.isExternal()
+          || failed(getGemmProblem(func))) {
+        emitError(func.getLoc(), "function @")
+            << func.getSymName() << " is marked " << kDispatchAttr
+            << " but is not a dispatch vibegemm formed (its GEMM marked "
+            << "vibegemm.role = \"root\" and a " << kSignatureAttr
+            << " string); remove the attribute and let vibegemm form it";
+        return signalPassFailure();
+      }
+      anyGemm = true;
+    }
     for (func::FuncOp func : funcs) {
       if (failed(checkSupported(func)))
         return signalPassFailure();
@@ -107,8 +122,15 @@ private:
                               "f16 and bf16 (f32 accumulation)");
       if (!shaped)
         return success();
+      if (!elt.isIntOrFloat())
+        return emitError(loc, "element type ")
+               << elt << " is not supported; vibegemm compiles tensors of "
+               << "f32, f16 and bf16";
       if (!shaped.hasStaticShape())
         return emitError(loc, "dynamic shapes are not supported yet: ") << type;
+      if (llvm::is_contained(shaped.getShape(), 0))
+        return emitError(loc, "tensor ")
+               << type << " is empty; every dimension must be at least 1";
       int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
       for (int64_t dim : shaped.getShape()) {
         if (dim > maxDim)
@@ -150,6 +172,30 @@ private:
       if (isGemmRoot(op))
         roots.push_back(op);
     });
+    // Schedules tile a GEMM's loops by position, as [batch,] M, N, K: a
+    // contraction generic with its loops in another order is interchanged
+    // first (tiling its K across blocks would race).
+    for (linalg::LinalgOp &root : roots) {
+      auto generic = dyn_cast<linalg::GenericOp>(root.getOperation());
+      FailureOr<linalg::ContractionDimensions> dims =
+          generic ? linalg::inferContractionDims(root)
+                  : FailureOr<linalg::ContractionDimensions>(failure());
+      if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+          dims->k.size() != 1 || dims->batch.size() > 1)
+        continue;
+      SmallVector<unsigned> order(dims->batch.begin(), dims->batch.end());
+      order.append({dims->m[0], dims->n[0], dims->k[0]});
+      if (order.size() != generic.getNumLoops())
+        continue;
+      IRRewriter rewriter(generic);
+      FailureOr<linalg::GenericOp> reordered =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (failed(reordered))
+        return emitError(generic.getLoc(),
+                         "cannot order this contraction's loops as "
+                         "[batch,] M, N, K");
+      root = *reordered;
+    }
     for (linalg::LinalgOp root : roots)
       for (Value operand : root->getOperands()) {
         Type elt = getElementTypeOrSelf(operand.getType());

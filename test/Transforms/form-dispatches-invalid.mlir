@@ -68,3 +68,37 @@ func.func @int_gemm(%a: tensor<64x64xi32>, %b: tensor<64x64xi32>, %c: tensor<64x
   %r = linalg.matmul ins(%a, %b : tensor<64x64xi32>, tensor<64x64xi32>) outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
   return %r : tensor<64x64xi32>
 }
+
+// -----
+
+// Element types that are not numbers of a width are refused, not measured.
+// expected-error @+1 {{element type 'index' is not supported}}
+func.func @index_elements(%a: tensor<4xindex>) -> tensor<4xindex> {
+  return %a : tensor<4xindex>
+}
+
+// -----
+
+// expected-error @+1 {{element type 'complex<f32>' is not supported}}
+func.func @complex_gemm(%a: tensor<8x8xcomplex<f32>>, %b: tensor<8x8xcomplex<f32>>, %c: tensor<8x8xcomplex<f32>>) -> tensor<8x8xcomplex<f32>> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x8xcomplex<f32>>, tensor<8x8xcomplex<f32>>) outs(%c : tensor<8x8xcomplex<f32>>) -> tensor<8x8xcomplex<f32>>
+  return %r : tensor<8x8xcomplex<f32>>
+}
+
+// -----
+
+// A GEMM with K = 0 has nothing to compute (and would tile by zero).
+// expected-error @+1 {{tensor 'tensor<16x0xf32>' is empty; every dimension must be at least 1}}
+func.func @empty_k(%a: tensor<16x0xf32>, %b: tensor<0x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x0xf32>, tensor<0x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// Only dispatches vibegemm formed may carry its dispatch attribute.
+// expected-error @+1 {{function @g_d0 is marked vibegemm.dispatch but is not a dispatch vibegemm formed}}
+func.func @g_d0(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> attributes {vibegemm.dispatch} {
+  %r = linalg.matmul {vibegemm.role = "root"} ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
