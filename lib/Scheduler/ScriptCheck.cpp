@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -51,6 +53,68 @@ std::string where(Location loc) {
 }
 } // namespace
 
+/// Integers an allowlisted op would take on trust and crash or run away
+/// on (a tile of 0 in every dimension, negative or enormous sizes): the
+/// first one out of range, with where it is, or "".
+static std::string checkValues(ModuleOp script) {
+  // Attribute name -> the least value allowed; sizes are at most 2^16 (an
+  // extent above that is far past any tile or thread count).
+  constexpr int64_t kLargest = 1 << 16;
+  const llvm::StringMap<int64_t> leastOf = {
+      {"static_tile_sizes", 0}, {"static_num_threads", 0},
+      {"static_sizes", 0},      {"total_num_threads", 1},
+      {"block_dims", 1},        {"grid_dims", 1},
+      {"selected", 1},          {"options", 1},
+      {"value", 0}};
+  std::string found;
+  script->walk([&](Operation *op) {
+    if (!found.empty())
+      return WalkResult::interrupt();
+    for (NamedAttribute attr : op->getAttrs()) {
+      auto least = leastOf.find(attr.getName().getValue());
+      if (least == leastOf.end())
+        continue;
+      SmallVector<int64_t> values;
+      if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr.getValue()))
+        llvm::append_range(values, dense.asArrayRef());
+      else if (auto integer = dyn_cast<IntegerAttr>(attr.getValue()))
+        values.push_back(integer.getValue().getSExtValue());
+      else if (auto array = dyn_cast<ArrayAttr>(attr.getValue()))
+        for (Attribute element : array)
+          if (auto integer = dyn_cast<IntegerAttr>(element))
+            values.push_back(integer.getValue().getSExtValue());
+      bool allZero = !values.empty();
+      for (int64_t v : values) {
+        // Sizes given by params or handles are checked where they are made.
+        if (ShapedType::isDynamic(v)) {
+          allZero = false;
+          continue;
+        }
+        allZero &= v == 0;
+        if (v < least->second || v > kLargest) {
+          found = llvm::formatv("{0}: {1} = {2} is out of range (from {3} to "
+                                "{4})",
+                                where(op->getLoc()), attr.getName(), v,
+                                least->second, kLargest)
+                      .str();
+          return WalkResult::interrupt();
+        }
+      }
+      // A forall of no tiled dimension is no loop at all.
+      if (op->getName().getStringRef() ==
+              "transform.structured.tile_using_forall" &&
+          allZero &&
+          attr.getName() == "static_tile_sizes") {
+        found = where(op->getLoc()) +
+                ": tile_using_forall needs a tile size other than 0";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 ScriptCheck vibegemm::checkScript(MLIRContext *context, StringRef script,
                                   const llvm::StringSet<> &allowlist) {
   std::string firstError;
@@ -81,5 +145,8 @@ ScriptCheck vibegemm::checkScript(MLIRContext *context, StringRef script,
   });
   if (!rejected.empty())
     return {"rejected-op", rejected};
+  std::string value = checkValues(*parsed);
+  if (!value.empty())
+    return {"rejected-value", value};
   return {"ok", ""};
 }

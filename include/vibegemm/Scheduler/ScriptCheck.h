@@ -26,13 +26,16 @@ OwningOpRef<ModuleOp> parseScript(MLIRContext *context, llvm::StringRef script);
 llvm::StringSet<> parseAllowlist(llvm::StringRef text);
 
 struct ScriptCheck {
-  /// "ok", "parse-error" or "rejected-op", as in report.json.
+  /// "ok", "parse-error", "rejected-op" or "rejected-value", as in
+  /// report.json.
   std::string status;
   std::string diagnostic;
 };
 
-/// Checks that `script` parses as exactly one `transform.named_sequence`
-/// and uses only allowlisted ops. Diagnostics name the line in the script.
+/// Checks that `script` parses as exactly one `transform.named_sequence`,
+/// uses only allowlisted ops, and gives their sizes and thread counts
+/// values in range (no all-zero forall tile, nothing negative or above
+/// 2^16). Diagnostics name the line in the script.
 ScriptCheck checkScript(MLIRContext *context, llvm::StringRef script,
                         const llvm::StringSet<> &allowlist);
 
