@@ -125,7 +125,8 @@ json::Object mlir::vibegemm::runtime::runPlanIsolated(llvm::StringRef runner,
 }
 
 std::optional<std::string>
-mlir::vibegemm::runtime::findRunnerBeside(const char *argv0, void *mainAddr) {
+mlir::vibegemm::runtime::findToolBeside(llvm::StringRef tool,
+                                        const char *argv0, void *mainAddr) {
   // The file holding our code: the tool itself, or libVibeGemmPlugin.so
   // when a host like mlir-opt-22 loaded us (then the runner is in ../bin).
   std::vector<std::string> owners;
@@ -138,9 +139,9 @@ mlir::vibegemm::runtime::findRunnerBeside(const char *argv0, void *mainAddr) {
       continue;
     llvm::SmallString<256> dir(owner);
     llvm::sys::path::remove_filename(dir);
-    for (const char *rel : {"vibegemm-run", "../bin/vibegemm-run"}) {
+    for (const char *rel : {"", "../bin"}) {
       llvm::SmallString<256> path(dir);
-      llvm::sys::path::append(path, rel);
+      llvm::sys::path::append(path, rel, tool);
       if (llvm::sys::fs::can_execute(path)) {
         llvm::SmallString<256> real;
         if (llvm::sys::fs::real_path(path, real))

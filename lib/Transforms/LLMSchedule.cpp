@@ -30,9 +30,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
@@ -51,6 +54,11 @@ namespace json = llvm::json;
 namespace llm = mlir::vibegemm::llm;
 
 namespace {
+/// Memory limit on the child vibegemm-opt that applies an untrusted script
+/// first (a candidate applies and lowers in about a second, well under
+/// 1 GiB).
+constexpr unsigned kSandboxMegabytes = 8192;
+
 /// A script may use TF32 only as far as the user allowed: the kernel
 /// rewrite marks the function with the precision it used (TF32 over
 /// 3xTF32), so any change to the dispatch's mark is an overreach. Returns
@@ -664,6 +672,53 @@ private:
 
   /// Checks, applies, lowers and (where possible) measures one script on a
   /// copy of `dispatch`; returns `candidate` filled in as a report entry.
+  /// Applies and lowers `work` (a dispatch and its schedule) in a child
+  /// vibegemm-opt first, under a time and memory limit, so an untrusted
+  /// script that crashes the compiler, runs away or exhausts memory (upstream
+  /// transforms trust their inputs) fails a candidate rather than the
+  /// compile. Returns why the child died, or "" (also where no vibegemm-opt
+  /// is installed beside this code: then the script runs here unguarded).
+  std::string sandboxRun(ModuleOp work) {
+    static const std::optional<std::string> tool =
+        vibegemm::runtime::findToolBeside(
+            "vibegemm-opt", nullptr, reinterpret_cast<void *>(&staticEstimateMs));
+    if (!tool)
+      return "";
+    llvm::SmallString<128> input;
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("vibegemm-candidate", "mlir", fd,
+                                           input))
+      return "";
+    llvm::FileRemover removeInput(input);
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      work->print(os);
+    }
+    std::string lower = "--vibegemm-lower-to-ptx=target=" + target;
+    llvm::StringRef args[] = {*tool,
+                              input,
+                              "--vibegemm-apply-schedules=expensive-checks=true",
+                              lower,
+                              "-o",
+                              "/dev/null"};
+    std::optional<llvm::StringRef> redirects[] = {
+        llvm::StringRef(""), llvm::StringRef(""), llvm::StringRef("")};
+    std::string errMsg;
+    int rc = llvm::sys::ExecuteAndWait(*tool, args, std::nullopt, redirects,
+                                       sandboxTimeout, kSandboxMegabytes,
+                                       &errMsg);
+    // 0 and 1 (an ordinary error, reported again when it runs here) pass.
+    if (rc == 0 || rc == 1)
+      return "";
+    return llvm::formatv("the script killed a sandboxed vibegemm-opt "
+                         "applying and lowering it (limits {0} s, {1} MiB; "
+                         "exit {2}{3})",
+                         static_cast<unsigned>(sandboxTimeout),
+                         kSandboxMegabytes, rc,
+                         errMsg.empty() ? "" : ": " + errMsg)
+        .str();
+  }
+
   json::Object evaluateScript(ModuleOp module, func::FuncOp dispatch,
                               const DispatchRecord &record, StringRef script,
                               json::Object candidate) {
@@ -705,9 +760,14 @@ private:
       apply.addPass(createVibeGemmApplySchedulesPass(applyOptions));
       OpPassManager lower(ModuleOp::getOperationName());
       lower.addPass(createVibeGemmLowerToPTXPass({target, 3}));
+      bool untrusted = candidate.getString("source").value_or("") != "builtin";
       if (failed(attachSchedule(copy, script)))
         status = "parse-error";
-      else if (failed(runPipeline(apply, work)))
+      else if (std::string crash = untrusted ? sandboxRun(work) : "";
+               !crash.empty()) {
+        status = "apply-error";
+        firstError = crash;
+      } else if (failed(runPipeline(apply, work)))
         status = "apply-error";
       else if (std::string why = precisionOverreach(dispatch, copy);
                !why.empty()) {

@@ -28,10 +28,16 @@ llvm::json::Object runPlanIsolated(llvm::StringRef runner,
                                    const RunOptions &options,
                                    double killAfterSeconds);
 
-/// The vibegemm-run executable installed beside the file that holds
-/// `mainAddr` (the tool, or the plugin library, whose runner is in ../bin),
-/// else beside the running program (`argv0` as for getMainExecutable).
-std::optional<std::string> findRunnerBeside(const char *argv0, void *mainAddr);
+/// The executable `tool` (vibegemm-run, vibegemm-opt) installed beside the
+/// file that holds `mainAddr` (the tool, or the plugin library, whose tools
+/// are in ../bin), else beside the running program (`argv0` as for
+/// getMainExecutable).
+std::optional<std::string> findToolBeside(llvm::StringRef tool,
+                                          const char *argv0, void *mainAddr);
+inline std::optional<std::string> findRunnerBeside(const char *argv0,
+                                                   void *mainAddr) {
+  return findToolBeside("vibegemm-run", argv0, mainAddr);
+}
 
 /// Asks a child runner whether a GPU is usable (so the parent never
 /// initialises CUDA itself); `description` gets its answer.

@@ -288,6 +288,11 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"measureTimeout", "measure-timeout", "double", /*default=*/"60",
            "Seconds one GPU step of a measurement may take before the "
            "candidate is a timeout">,
+    Option<"sandboxTimeout", "sandbox-timeout", "unsigned", /*default=*/"60",
+           "Seconds a child vibegemm-opt may take to apply and lower an "
+           "untrusted (LLM or tuning-database) script before this process "
+           "runs it; one that crashes, runs longer or takes more than 8 GiB "
+           "is an apply-error">,
     Option<"llmTimeout", "llm-timeout", "double", /*default=*/"120",
            "Seconds one LLM request may take (retries of 429/5xx come on "
            "top, at most 3)">,
