@@ -62,8 +62,10 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   p.m = ranges[dims->m[0]];
   p.n = ranges[dims->n[0]];
   p.k = ranges[dims->k[0]];
-  if (!dims->batch.empty())
+  if (!dims->batch.empty()) {
     p.batch = ranges[dims->batch[0]];
+    p.batched = true;
+  }
   p.lhsType = getElementTypeOrSelf(root.getDpsInputs()[0].getType());
   p.rhsType = getElementTypeOrSelf(root.getDpsInputs()[1].getType());
   p.accType = getElementTypeOrSelf(root.getDpsInits()[0].getType());

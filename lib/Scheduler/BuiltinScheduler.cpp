@@ -43,7 +43,7 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
     t.staged = false;
     t.fallbackReason = why.str();
   };
-  if (p.batch > 1)
+  if (p.batched)
     return fail("batched GEMMs use the direct schedule for now");
   // A softmax counts among the epilogues but runs as a kernel of its own.
   int elementwise = p.epilogueOps - (p.hasSoftmax ? 1 : 0);
@@ -201,7 +201,7 @@ int64_t softmaxThreadsFor(const GemmProblem &p) {
 
 /// The block mapping of a softmax kernel: rows along x, batches along y.
 StringRef softmaxBlockMap(const GemmProblem &p) {
-  return p.batch > 1 ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
+  return p.batched ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
 }
 
 /// Tiles the softmax (handle `%softmax`) to one row per block.
@@ -210,7 +210,7 @@ void writeSoftmaxRowTiling(llvm::raw_ostream &os, const GemmProblem &p) {
       "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
       "%softmax tile_sizes [{0}] (mapping = [{1}]) : "
       "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-      p.batch > 1 ? "1, 1" : "1", softmaxBlockMap(p));
+      p.batched ? "1, 1" : "1", softmaxBlockMap(p));
 }
 
 /// After bufferization (`%{buffers}`): the softmax's row loop becomes a
@@ -251,7 +251,7 @@ std::optional<TensorCoreTiling> chooseBlockReduceTiling(const GemmProblem &p) {
                      p.lhsType.isF32());
   // The matrix must be K-contiguous: A [M, K] for N = 1, B [N, K] for M = 1.
   bool matrixAlongK = (p.n == 1 && !p.transposeA) || (p.m == 1 && p.transposeB);
-  if (!sameInputs || !p.accType.isF32() || p.batch != 1 || p.hasSoftmax ||
+  if (!sameInputs || !p.accType.isF32() || p.batched || p.hasSoftmax ||
       !matrixAlongK || p.m * p.n < 2 || p.k < 256)
     return std::nullopt;
   TensorCoreTiling t;
@@ -282,7 +282,7 @@ int64_t blockCount(const GemmProblem &p, const TensorCoreTiling &t) {
 /// private tiles a dynamic size).
 bool wantsSplitK(const GemmProblem &p, const TensorCoreTiling &t,
                  const TargetInfo &target) {
-  return p.batch == 1 && !p.hasSoftmax &&
+  return !p.batched && !p.hasSoftmax &&
          2 * blockCount(p, t) < target.smCount &&
          p.m % kCombineTile == 0 && p.n % kCombineTile == 0;
 }
@@ -375,7 +375,7 @@ chooseWgmmaDecodeTiling(const GemmProblem &p, const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
   int64_t tiles = tileCount(p, 64, 128);
   if (target.name != "sm_90a" || !kMajor || p.k % 8 != 0 || p.m > 16 ||
-      p.batch > 1 || p.k < 1024 || p.hasSoftmax ||
+      p.batched || p.k < 1024 || p.hasSoftmax ||
       2 * tiles < target.smCount || tiles > target.smCount)
     return std::nullopt;
   return wgmmaTiling(64, 128, 1, 6);
@@ -478,7 +478,7 @@ std::optional<TensorCoreTiling>
 chooseTf32WgmmaTiling(const GemmProblem &p, const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
   if (target.name != "sm_90a" || p.f32Precision != "tf32" || !kMajor ||
-      p.batch > 1 || p.k % 4 != 0 || p.hasSoftmax)
+      p.batched || p.k % 4 != 0 || p.hasSoftmax)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
   if (p.m < 128 || p.n < 256 || wide < target.smCount)
@@ -837,7 +837,7 @@ FusionPlan planFusion(const GemmProblem &problem, const DispatchOps &ops) {
   }
   if (ops.hasInit)
     plan.producers.push_back("init");
-  bool batched = problem.batch > 1;
+  bool batched = problem.batched;
   plan.lead = batched ? "1, " : "";
   plan.blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, #gpu.block<x>"
                           : "#gpu.block<y>, #gpu.block<x>";
@@ -1274,7 +1274,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
                                     const TensorCoreTiling &t,
                                     const DispatchOps &ops,
                                     StringRef sequenceName, StringRef comment) {
-  bool batched = problem.batch > 1;
+  bool batched = problem.batched;
   std::string text;
   llvm::raw_string_ostream os(text);
   const char *anyOp = "(!transform.any_op) -> !transform.any_op";
@@ -1520,7 +1520,7 @@ std::string writeTensorCoreSchedule(const GemmProblem &problem,
 std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
                                 const DispatchOps &ops, StringRef sequenceName,
                                 StringRef comment, bool cpuCheck) {
-  bool batched = problem.batch > 1;
+  bool batched = problem.batched;
   std::string text;
   llvm::raw_string_ostream os(text);
   auto knob = [&](StringRef name, int64_t value, ArrayRef<int64_t> options) {

@@ -62,6 +62,9 @@ inline constexpr llvm::StringLiteral kSchedulesModuleName =
 /// The GEMM at the heart of a dispatch.
 struct GemmProblem {
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// The GEMM has a batch loop (batch_matmul), even one of size 1: its
+  /// operands are 3-D and schedules tile the batch.
+  bool batched = false;
   Type lhsType, rhsType, accType, resultType;
   bool transposeA = false, transposeB = false;
   /// Number of fused consumers (elementwise and softmax).
