@@ -53,6 +53,10 @@ bool isFusableEpilogue(Operation *op, int64_t gemmRank) {
   for (AffineMap map : generic.getIndexingMapsArray())
     if (!map.isProjectedPermutation())
       return false;
+  // The kernels evaluate the body per element without the generic's loops
+  // around it, so it may not ask for their indices.
+  if (!generic.getBody()->getOps<linalg::IndexOp>().empty())
+    return false;
   return generic.getIndexingMapsArray().back().isIdentity();
 }
 
@@ -196,7 +200,12 @@ private:
                          "[batch,] M, N, K");
       root = *reordered;
     }
-    for (linalg::LinalgOp root : roots)
+    for (linalg::LinalgOp root : roots) {
+      if (!root.hasPureTensorSemantics())
+        return emitError(root->getLoc(),
+                         "vibegemm compiles linalg on tensors; this GEMM "
+                         "works on memrefs (write it on tensors, or "
+                         "bufferize after vibegemm)");
       for (Value operand : root->getOperands()) {
         Type elt = getElementTypeOrSelf(operand.getType());
         if (!elt.isF32() && !elt.isF16() && !elt.isBF16())
@@ -204,6 +213,7 @@ private:
                  << elt << " is not supported; vibegemm compiles f32, f16 "
                  << "and bf16 operands (f32 accumulation)";
       }
+    }
 
     int index = 0;
     for (linalg::LinalgOp root : roots) {

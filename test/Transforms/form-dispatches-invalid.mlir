@@ -102,3 +102,36 @@ func.func @g_d0(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf
   %r = linalg.matmul {vibegemm.role = "root"} ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+func.func @memref_gemm(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{vibegemm compiles linalg on tensors; this GEMM works on memrefs}}
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// An epilogue that reads its loop indices is not fused (the kernels run
+// the body per element without the generic's loops), and nothing else
+// compiles it yet.
+#id = affine_map<(m, n) -> (m, n)>
+func.func @index_epilogue(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>) -> tensor<128x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %i = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%i : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %o = tensor.empty() : tensor<128x256xf32>
+  // expected-error @+1 {{op is not part of any GEMM dispatch}}
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+       ins(%mm : tensor<128x256xf32>) outs(%o : tensor<128x256xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %ix = linalg.index 1 : index
+    %ii = arith.index_cast %ix : index to i32
+    %fi = arith.sitofp %ii : i32 to f32
+    %r = arith.addf %v, %fi : f32
+    linalg.yield %r : f32
+  } -> tensor<128x256xf32>
+  return %y : tensor<128x256xf32>
+}
