@@ -201,6 +201,26 @@ private:
       root = *reordered;
     }
     for (linalg::LinalgOp root : roots) {
+      // Rows of blocks run along grid y and batches along grid z, at most
+      // 65535 each; the kernels' row tiles are at most 128 (not every
+      // tiling reaches that: smaller ones fail where they would exceed it).
+      FailureOr<linalg::ContractionDimensions> dims =
+          linalg::inferContractionDims(root);
+      if (succeeded(dims) && dims->m.size() == 1 && dims->batch.size() <= 1) {
+        SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+        constexpr int64_t kGridLimit = 65535, kRowsPerBlock = 128;
+        int64_t m = ranges[dims->m[0]];
+        if (m > kGridLimit * kRowsPerBlock)
+          return emitError(root->getLoc(), "M = ")
+                 << m << " is more rows than a launch covers (65535 blocks "
+                 << "along grid y of at most 128 rows); split the GEMM "
+                 << "along M";
+        if (!dims->batch.empty() && ranges[dims->batch[0]] > kGridLimit)
+          return emitError(root->getLoc(), "a batch of ")
+                 << ranges[dims->batch[0]]
+                 << " is more than a launch covers (65535 blocks along "
+                 << "grid z); split the batch";
+      }
       if (!root.hasPureTensorSemantics())
         return emitError(root->getLoc(),
                          "vibegemm compiles linalg on tensors; this GEMM "

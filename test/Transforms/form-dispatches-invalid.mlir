@@ -135,3 +135,20 @@ func.func @index_epilogue(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>) -> ten
   } -> tensor<128x256xf32>
   return %y : tensor<128x256xf32>
 }
+
+// -----
+
+// Rows of blocks run along grid y (at most 65535 of at most 128 rows).
+func.func @too_tall(%a: tensor<16777216x64xf16>, %b: tensor<64x64xf16>, %c: tensor<16777216x64xf32>) -> tensor<16777216x64xf32> {
+  // expected-error @+1 {{M = 16777216 is more rows than a launch covers (65535 blocks along grid y of at most 128 rows); split the GEMM along M}}
+  %r = linalg.matmul ins(%a, %b : tensor<16777216x64xf16>, tensor<64x64xf16>) outs(%c : tensor<16777216x64xf32>) -> tensor<16777216x64xf32>
+  return %r : tensor<16777216x64xf32>
+}
+
+// -----
+
+func.func @too_many_batches(%a: tensor<65536x16x8xf32>, %b: tensor<65536x8x16xf32>, %c: tensor<65536x16x16xf32>) -> tensor<65536x16x16xf32> {
+  // expected-error @+1 {{a batch of 65536 is more than a launch covers (65535 blocks along grid z); split the batch}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<65536x16x8xf32>, tensor<65536x8x16xf32>) outs(%c : tensor<65536x16x16xf32>) -> tensor<65536x16x16xf32>
+  return %r : tensor<65536x16x16xf32>
+}
