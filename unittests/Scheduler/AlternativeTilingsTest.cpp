@@ -25,6 +25,14 @@ GemmProblem problem(MLIRContext &ctx, int64_t m, int64_t n, int64_t k,
   return p;
 }
 
+/// x * W^T with one fused elementwise consumer (nn.Linear + epilogue).
+GemmProblem linearChain(MLIRContext &ctx, int64_t m, int64_t n, int64_t k) {
+  GemmProblem p = problem(ctx, m, n, k);
+  p.transposeB = true;
+  p.epilogueOps = 1;
+  return p;
+}
+
 llvm::SmallVector<TilingVariant, 4> variantsOf(const GemmProblem &p,
                                                llvm::StringRef targetName) {
   const TargetInfo *target = lookupTarget(targetName);
@@ -95,9 +103,7 @@ TEST(AlternativeTilings, PerTileChoiceUnderATranscendentalEpilogue) {
   MLIRContext ctx;
   // nn.Linear + erf GELU (KernelBench 53): one block per tile won the
   // race there; the persistent kernels race it.
-  GemmProblem p = problem(ctx, 1024, 8192, 8192);
-  p.transposeB = true;
-  p.epilogueOps = 1;
+  GemmProblem p = linearChain(ctx, 1024, 8192, 8192);
   p.transcendentalOps = 1;
   SimtTiling chosen = chooseSimtTiling(p, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
@@ -214,6 +220,7 @@ TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
   // 128 batches of 512x2048: 3-D tensor maps, a batch box of 1.
   GemmProblem batched = problem(ctx, 512, 2048, 1024);
   batched.batch = 128;
+  batched.batched = true;
   SimtTiling chosen = chooseSimtTiling(batched, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
   EXPECT_TRUE(chosen.tensorCore->tmaStore);
@@ -272,9 +279,7 @@ TEST(AlternativeTilings, ResidualLoadsByTmaRaceTheChoice) {
   MLIRContext ctx;
   // KernelBench 40's shape with its residual as an input: the choice (the
   // persistent TMA-store kernel) races itself loading the residual by TMA.
-  GemmProblem p = problem(ctx, 16384, 4096, 4096);
-  p.transposeB = true;
-  p.epilogueOps = 1;
+  GemmProblem p = linearChain(ctx, 16384, 4096, 4096);
   p.residualInputs = 1;
   SimtTiling chosen = chooseSimtTiling(p, hopper());
   ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->tmaStore);
