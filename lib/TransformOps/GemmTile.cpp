@@ -286,7 +286,7 @@ SmallVector<std::pair<Value, Value>>
 vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
                            const EpilogueChain &chain,
                            ArrayRef<Value> tileIndices, Value value,
-                           const DenseMap<Value, Value> &preloaded) {
+                           const DenseMap<Value, Value> *preloaded) {
   // Buffers in the order their values are produced; block-local ones stay
   // in registers.
   SmallVector<std::pair<Value, Value>> results;
@@ -304,7 +304,8 @@ vibegemm::evaluateEpilogue(OpBuilder &b, Location loc,
       }
       if (op.isDpsInit(&operand) && arg.use_empty())
         continue;
-      if (Value given = preloaded.lookup(operand.get())) {
+      Value given = preloaded ? preloaded->lookup(operand.get()) : Value();
+      if (given) {
         mapping.map(arg, given);
         continue;
       }

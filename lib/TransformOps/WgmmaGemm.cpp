@@ -385,7 +385,7 @@ private:
   /// the chain run, the results returned per chain buffer.
   SmallVector<std::pair<Value, Value>>
   finish(Value row, Value col, Value staged,
-         const DenseMap<Value, Value> &preloaded = {});
+         const DenseMap<Value, Value> *preloaded = nullptr);
 
   int64_t stageBytes() const {
     return (blockM * blockK + blockK * blockN) * elementBytes;
@@ -1274,8 +1274,8 @@ bool WgmmaBuilder::hoistResidualView() {
   for (Operation *op : viewOps)
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      if (def && def->getBlock() == &body && !llvm::is_contained(viewOps, def) &&
-          !def->isBeforeInBlock(gemm))
+      if (def && def->getBlock() == &body &&
+          !llvm::is_contained(viewOps, def) && !def->isBeforeInBlock(gemm))
         return false;
     }
   for (Operation *op : llvm::reverse(viewOps))
@@ -1440,7 +1440,7 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
             for (auto [buffer, result] :
                  finish(clamp(tileRow, mSize, wholeRows),
                         clamp(add(tileCol, c(e)), nSize, wholeCols), acc,
-                        preloaded))
+                        &preloaded))
               if (buffer == out.tile)
                 value = result;
             values.push_back(value);
@@ -1476,7 +1476,7 @@ void WgmmaBuilder::emitConsumerTmaEpilogue(scf::ForOp loop) {
 
 SmallVector<std::pair<Value, Value>>
 WgmmaBuilder::finish(Value row, Value col, Value staged,
-                     const DenseMap<Value, Value> &preloaded) {
+                     const DenseMap<Value, Value> *preloaded) {
   AffineMap accMap = gemm.getIndexingMapsArray()[2];
   Value value = staged;
   if (chain.init) {

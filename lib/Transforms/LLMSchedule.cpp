@@ -681,7 +681,8 @@ private:
   std::string sandboxRun(ModuleOp work) {
     static const std::optional<std::string> tool =
         vibegemm::runtime::findToolBeside(
-            "vibegemm-opt", nullptr, reinterpret_cast<void *>(&staticEstimateMs));
+            "vibegemm-opt", nullptr,
+            reinterpret_cast<void *>(&staticEstimateMs));
     if (!tool)
       return "";
     llvm::SmallString<128> input;
@@ -695,12 +696,9 @@ private:
       work->print(os);
     }
     std::string lower = "--vibegemm-lower-to-ptx=target=" + target;
-    llvm::StringRef args[] = {*tool,
-                              input,
-                              "--vibegemm-apply-schedules=expensive-checks=true",
-                              lower,
-                              "-o",
-                              "/dev/null"};
+    llvm::StringRef args[] = {
+        *tool, input, "--vibegemm-apply-schedules=expensive-checks=true",
+        lower, "-o",  "/dev/null"};
     std::optional<llvm::StringRef> redirects[] = {
         llvm::StringRef(""), llvm::StringRef(""), llvm::StringRef("")};
     std::string errMsg;

@@ -221,12 +221,12 @@ FailureOr<EpilogueChain> collectEpilogue(linalg::LinalgOp gemm,
 
 /// Runs the epilogue chain on one accumulator value at `tileIndices` (loop
 /// values of the chain's generics); returns each chain buffer with its
-/// value there, the accumulator first. Inputs in `preloaded` take the
-/// value given there rather than a load.
+/// value there, the accumulator first. Inputs in `preloaded` (if given)
+/// take the value given there rather than a load.
 SmallVector<std::pair<Value, Value>>
 evaluateEpilogue(OpBuilder &b, Location loc, const EpilogueChain &chain,
                  ArrayRef<Value> tileIndices, Value value,
-                 const DenseMap<Value, Value> &preloaded = {});
+                 const DenseMap<Value, Value> *preloaded = nullptr);
 
 /// A pair (or more) of adjacent columns can be stored as one vector when
 /// the buffer's rows are contiguous along dimension `nPos`, every row

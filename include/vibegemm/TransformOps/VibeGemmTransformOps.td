@@ -349,10 +349,11 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     exactly one such output, a tile is neither whole nor ends at the
     buffer's edge, or the staging does not fit; with `tma_load_residual`,
     when the epilogue reads no such input, or more than one, its buffer is
-    not one TMA reads, or the tile does not fit in one pass. `group_rows` other than 1, or `tma_store`,
-    without `persistent_blocks` is a verifier error, and so are `ping_pong`
-    without `persistent_blocks`, with other than two consumers or with
-    clusters, and `tma_load_residual` without `tma_store`.
+    not one TMA reads, or the tile does not fit in one pass. `group_rows`
+    other than 1, or `tma_store`, without `persistent_blocks` is a verifier
+    error, and so are `ping_pong` without `persistent_blocks`, with other
+    than two consumers or with clusters, and `tma_load_residual` without
+    `tma_store`.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
