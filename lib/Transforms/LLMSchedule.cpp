@@ -451,6 +451,14 @@ public:
                "(measure=off skips the check)";
         return signalPassFailure();
       }
+      if (win.getString("status") != "ok") {
+        // Nor one that ptxas (or the lowering) refused.
+        emitError(dispatch.getLoc(), "dispatch ")
+            << record.name << ": no candidate compiled ("
+            << *win.getString("status") << ": "
+            << win.getString("diagnostic").value_or("") << ")";
+        return signalPassFailure();
+      }
       if (record.winner != 0 &&
           failed(attachSchedule(dispatch, record.scripts[record.winner])))
         return signalPassFailure();
@@ -809,7 +817,10 @@ private:
       vibegemm::PtxasResult checked =
           vibegemm::runPtxas(*ptxasPath, ptx, info->chip);
       if (!checked.accepted)
-        return failWith("ptxas-error", checked.log.substr(0, 2000));
+        return failWith("ptxas-error",
+                        checked.log.empty()
+                            ? "ptxas failed without a message"
+                            : checked.log.substr(0, 2000));
       kernels = checked.kernels;
       for (auto &kv : vibegemm::resourcesToJson(kernels))
         candidate[kv.first] = std::move(kv.second);
