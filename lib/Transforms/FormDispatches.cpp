@@ -176,51 +176,7 @@ private:
       if (isGemmRoot(op))
         roots.push_back(op);
     });
-    // Schedules tile a GEMM's loops by position, as [batch,] M, N, K: a
-    // contraction generic with its loops in another order is interchanged
-    // first (tiling its K across blocks would race).
     for (linalg::LinalgOp &root : roots) {
-      auto generic = dyn_cast<linalg::GenericOp>(root.getOperation());
-      FailureOr<linalg::ContractionDimensions> dims =
-          generic ? linalg::inferContractionDims(root)
-                  : FailureOr<linalg::ContractionDimensions>(failure());
-      if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-          dims->k.size() != 1 || dims->batch.size() > 1)
-        continue;
-      SmallVector<unsigned> order(dims->batch.begin(), dims->batch.end());
-      order.append({dims->m[0], dims->n[0], dims->k[0]});
-      if (order.size() != generic.getNumLoops())
-        continue;
-      IRRewriter rewriter(generic);
-      FailureOr<linalg::GenericOp> reordered =
-          linalg::interchangeGenericOp(rewriter, generic, order);
-      if (failed(reordered))
-        return emitError(generic.getLoc(),
-                         "cannot order this contraction's loops as "
-                         "[batch,] M, N, K");
-      root = *reordered;
-    }
-    for (linalg::LinalgOp root : roots) {
-      // Rows of blocks run along grid y and batches along grid z, at most
-      // 65535 each; the kernels' row tiles are at most 128 (not every
-      // tiling reaches that: smaller ones fail where they would exceed it).
-      FailureOr<linalg::ContractionDimensions> dims =
-          linalg::inferContractionDims(root);
-      if (succeeded(dims) && dims->m.size() == 1 && dims->batch.size() <= 1) {
-        SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-        constexpr int64_t kGridLimit = 65535, kRowsPerBlock = 128;
-        int64_t m = ranges[dims->m[0]];
-        if (m > kGridLimit * kRowsPerBlock)
-          return emitError(root->getLoc(), "M = ")
-                 << m << " is more rows than a launch covers (65535 blocks "
-                 << "along grid y of at most 128 rows); split the GEMM "
-                 << "along M";
-        if (!dims->batch.empty() && ranges[dims->batch[0]] > kGridLimit)
-          return emitError(root->getLoc(), "a batch of ")
-                 << ranges[dims->batch[0]]
-                 << " is more than a launch covers (65535 blocks along "
-                 << "grid z); split the batch";
-      }
       if (!root.hasPureTensorSemantics())
         return emitError(root->getLoc(),
                          "vibegemm compiles linalg on tensors; this GEMM "
@@ -233,6 +189,43 @@ private:
                  << elt << " is not supported; vibegemm compiles f32, f16 "
                  << "and bf16 operands (f32 accumulation)";
       }
+      FailureOr<linalg::ContractionDimensions> dims =
+          linalg::inferContractionDims(root);
+      if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+          dims->k.size() != 1 || dims->batch.size() > 1)
+        continue; // getGemmProblem refuses it with its own message
+      // Rows of blocks run along grid y and batches along grid z, at most
+      // 65535 each; the kernels' row tiles are at most 128 (not every
+      // tiling reaches that: smaller ones fail where they would exceed it).
+      SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+      constexpr int64_t kGridLimit = 65535, kRowsPerBlock = 128;
+      int64_t m = ranges[dims->m[0]];
+      if (m > kGridLimit * kRowsPerBlock)
+        return emitError(root->getLoc(), "M = ")
+               << m << " is more rows than a launch covers (65535 blocks "
+               << "along grid y of at most 128 rows); split the GEMM "
+               << "along M";
+      if (!dims->batch.empty() && ranges[dims->batch[0]] > kGridLimit)
+        return emitError(root->getLoc(), "a batch of ")
+               << ranges[dims->batch[0]]
+               << " is more than a launch covers (65535 blocks along "
+               << "grid z); split the batch";
+      // Schedules tile a GEMM's loops by position, as [batch,] M, N, K: a
+      // contraction generic with its loops in another order is
+      // interchanged first (tiling its K across blocks would race).
+      auto generic = dyn_cast<linalg::GenericOp>(root.getOperation());
+      SmallVector<unsigned> order(dims->batch.begin(), dims->batch.end());
+      order.append({dims->m[0], dims->n[0], dims->k[0]});
+      if (!generic || order.size() != generic.getNumLoops())
+        continue;
+      IRRewriter rewriter(generic);
+      FailureOr<linalg::GenericOp> reordered =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (failed(reordered))
+        return emitError(generic.getLoc(),
+                         "cannot order this contraction's loops as "
+                         "[batch,] M, N, K");
+      root = *reordered;
     }
 
     int index = 0;
