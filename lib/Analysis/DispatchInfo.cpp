@@ -34,6 +34,10 @@ bool vibegemm::isGemmRoot(linalg::LinalgOp op) {
          linalg::isaContractionOpInterface(op);
 }
 
+bool vibegemm::isGenericDispatch(func::FuncOp dispatch) {
+  return dispatch->hasAttr(kGenericDispatchAttr);
+}
+
 linalg::LinalgOp vibegemm::getDispatchRoot(func::FuncOp dispatch) {
   linalg::LinalgOp root;
   dispatch.walk([&](linalg::LinalgOp op) {
@@ -117,10 +121,18 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
 }
 
 std::string vibegemm::computeSignature(func::FuncOp dispatch) {
-  FailureOr<GemmProblem> p = getGemmProblem(dispatch);
   std::string key;
   llvm::raw_string_ostream os(key);
-  if (succeeded(p)) {
+  if (isGenericDispatch(dispatch)) {
+    os << "generic";
+    for (Type type : dispatch.getFunctionType().getResults())
+      if (auto shaped = dyn_cast<ShapedType>(type)) {
+        os << "_";
+        llvm::interleave(shaped.getShape(), os, "x");
+        os << typeName(shaped.getElementType());
+      }
+  } else if (FailureOr<GemmProblem> p = getGemmProblem(dispatch);
+             succeeded(p)) {
     os << (p->batch > 1 ? "bmm" : "mm");
     if (p->batch > 1)
       os << p->batch << "x";

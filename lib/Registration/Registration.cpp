@@ -42,6 +42,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MemRef/IR/MemRefMemorySlot.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
@@ -58,6 +59,7 @@
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Transform/DebugExtension/DebugExtension.h"
@@ -79,15 +81,17 @@
 #include "mlir/Transforms/Passes.h"
 
 void mlir::vibegemm::registerDialects(DialectRegistry &registry) {
-  // What vibegemm parses (linalg on tensors, transform scripts) and what it
+  // What vibegemm parses (linalg on tensors, transform scripts, and what
+  // frontends put around them: ml_program globals, TOSA) and what it
   // produces (gpu, nvvm, llvm), nothing else.
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   DLTIDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
+                  math::MathDialect, memref::MemRefDialect,
+                  ml_program::MLProgramDialect, NVVM::NVVMDialect,
                   nvgpu::NVGPUDialect, scf::SCFDialect, tensor::TensorDialect,
-                  transform::TransformDialect, ub::UBDialect,
+                  tosa::TosaDialect, transform::TransformDialect, ub::UBDialect,
                   vector::VectorDialect>();
 
   // Interface models: bufferization, tiling, value bounds, subsets.

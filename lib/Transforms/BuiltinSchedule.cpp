@@ -7,6 +7,7 @@
 
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
+#include "vibegemm/Scheduler/GenericSchedule.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
@@ -107,6 +108,13 @@ public:
     for (func::FuncOp dispatch : dispatches) {
       if (dispatch->hasAttr(kScheduleAttr))
         continue;
+      if (isGenericDispatch(dispatch)) {
+        FailureOr<std::string> script = vibegemm::writeGenericSchedule(
+            dispatch, dispatch.getSymName(), cpuCheck);
+        if (failed(script) || failed(attachSchedule(dispatch, *script)))
+          return signalPassFailure();
+        continue;
+      }
       // The CPU check decomposes the softmax too, so it widens it as well.
       bool widened = (reference || cpuCheck) && widenHalfSoftmax(dispatch);
       FailureOr<GemmProblem> problem = getGemmProblem(dispatch);

@@ -28,6 +28,8 @@ public:
     OpPassManager pm(ModuleOp::getOperationName());
     VibeGemmFormDispatchesPassOptions formOptions;
     formOptions.f32Precision = f32Precision;
+    formOptions.gemmOnly = gemmOnly;
+    pm.addPass(createVibeGemmPreparePass());
     pm.addPass(createVibeGemmFormDispatchesPass(formOptions));
     pm.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
     pm.addPass(createVibeGemmBuiltinSchedulePass({target}));

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
@@ -33,10 +34,70 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-/// Ops that may stay in host code around dispatch calls.
+/// Ops that may stay in host code around dispatch calls: reshapes of whole
+/// row-major tensors are free there (the launch plan aliases the buffer).
 bool isHostOp(Operation *op) {
-  return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp, arith::ConstantOp>(
-      op);
+  return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp, arith::ConstantOp,
+             tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
+}
+
+/// The one op that uses `value` (several times, as in x * sigmoid(x)), or
+/// null.
+Operation *soleUser(Value value) {
+  Operation *user = nullptr;
+  for (Operation *u : value.getUsers()) {
+    if (user && user != u)
+      return nullptr;
+    user = u;
+  }
+  return user;
+}
+
+/// An op without parallel loops (a 0-d scalar computation, a reduction to a
+/// scalar) gets a unit parallel loop in front, with a [1] output collapsed
+/// back, so the generic schedule has a dimension to spread over blocks.
+FailureOr<Operation *> addUnitParallelLoop(linalg::LinalgOp op) {
+  IRRewriter rewriter(op);
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generalized))
+      return failure();
+    generic = *generalized;
+  }
+  if (generic.getNumDpsInits() != 1 ||
+      !generic.getBody()->getOps<linalg::IndexOp>().empty())
+    return failure();
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineMap> maps;
+  for (AffineMap map : generic.getIndexingMapsArray())
+    maps.push_back(map.shiftDims(1));
+  AffineMap &outMap = maps.back();
+  outMap = outMap.insertResult(getAffineDimExpr(0, ctx), 0);
+  SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel};
+  llvm::append_range(iterators, generic.getIteratorTypesArray());
+  Location loc = op.getLoc();
+  Value init = generic.getDpsInits()[0];
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, initType.getShape());
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < initType.getRank(); ++i)
+    groups.push_back(i == 0 ? ReassociationIndices{0, 1}
+                            : ReassociationIndices{i + 1});
+  auto wideType = RankedTensorType::get(shape, initType.getElementType());
+  Value wideInit =
+      tensor::ExpandShapeOp::create(rewriter, loc, wideType, init, groups);
+  auto wide = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{wideType}, generic.getDpsInputs(),
+      ValueRange{wideInit}, maps, iterators);
+  rewriter.inlineRegionBefore(generic.getRegion(), wide.getRegion(),
+                              wide.getRegion().end());
+  Value narrow = tensor::CollapseShapeOp::create(
+      rewriter, loc, initType, wide.getResult(0), groups);
+  rewriter.replaceOp(generic, narrow);
+  return wide.getOperation();
 }
 
 /// An elementwise consumer, or a softmax over the last dimension, that can
@@ -88,7 +149,7 @@ public:
       if (!func->hasAttr(kDispatchAttr))
         continue;
       if (!func->getAttrOfType<StringAttr>(kSignatureAttr) || func.isExternal()
-          || failed(getGemmProblem(func))) {
+          || (!isGenericDispatch(func) && failed(getGemmProblem(func)))) {
         emitError(func.getLoc(), "function @")
             << func.getSymName() << " is marked " << kDispatchAttr
             << " but is not a dispatch vibegemm formed (its GEMM marked "
@@ -108,9 +169,10 @@ public:
     }
     if (!anyGemm) {
       emitError(module.getLoc(),
-                "no GEMM found: vibegemm compiles linalg.matmul, "
-                "linalg.batch_matmul and contraction linalg.generic "
-                "ops on static-shaped tensors");
+                "no GEMM found, nor any other linalg op to compile: "
+                "vibegemm compiles linalg.matmul, linalg.batch_matmul, "
+                "contraction linalg.generic ops and the linalg ops around "
+                "them on static-shaped tensors");
       return signalPassFailure();
     }
   }
@@ -121,9 +183,6 @@ private:
     auto checkType = [&](Type type, Location loc) -> LogicalResult {
       auto shaped = dyn_cast<ShapedType>(type);
       Type elt = shaped ? shaped.getElementType() : type;
-      if (elt.isF64())
-        return emitError(loc, "f64 is not supported; vibegemm compiles f32, "
-                              "f16 and bf16 (f32 accumulation)");
       if (!shaped)
         return success();
       if (!elt.isIntOrFloat())
@@ -233,14 +292,72 @@ private:
       SmallVector<Operation *> group = collectGroup(root);
       outline(func, group, root, index++);
     }
+    if (failed(formGenericDispatches(func, index)))
+      return failure();
+    return index;
+  }
 
-    // Whatever is left has no kernel to run in.
+  /// Every op no GEMM took becomes a generic dispatch of its own (a
+  /// softmax is decomposed into its generics first); with `gemm-only` they
+  /// stay where they are, for the host flow to compile.
+  LogicalResult formGenericDispatches(func::FuncOp func, int &index) {
+    SmallVector<linalg::SoftmaxOp> softmaxes;
+    func.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
+    for (linalg::SoftmaxOp softmax : gemmOnly ? SmallVector<linalg::SoftmaxOp>()
+                                              : softmaxes) {
+      IRRewriter rewriter(softmax);
+      FailureOr<SmallVector<Value>> parts =
+          softmax.decomposeOperation(rewriter);
+      if (failed(parts))
+        return emitError(softmax.getLoc(), "cannot decompose this softmax "
+                                           "into generics for its kernels");
+      rewriter.replaceOp(softmax, *parts);
+    }
+    SmallVector<Operation *> leftovers;
     for (Operation &op : func.getBody().getOps())
       if (!isHostOp(&op))
-        return emitError(op.getLoc(),
-                         "op is not part of any GEMM dispatch and "
-                         "vibegemm cannot compile it on its own yet");
-    return index;
+        leftovers.push_back(&op);
+    for (Operation *op : leftovers) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (gemmOnly)
+        continue;
+      if (isa<linalg::FillOp>(op) && op->hasOneUse()) {
+        auto user = dyn_cast<linalg::LinalgOp>(*op->getUsers().begin());
+        if (user && user.getNumReductionLoops() > 0 &&
+            user.getDpsInits()[0].getDefiningOp() == op &&
+            llvm::is_contained(leftovers, user.getOperation()))
+          continue; // outlined with its reduction
+      }
+      if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+          linalgOp.getNumDpsInits() != 1)
+        return emitError(op->getLoc(), "'")
+               << op->getName()
+               << "' is not part of any GEMM dispatch, and vibegemm has no "
+                  "generic kernel for it: outside GEMMs it compiles linalg "
+                  "ops on tensors with one output, and reshapes (or pass "
+                  "gemm-only=true to vibegemm-compile and compile the rest "
+                  "in your own flow)";
+      if (linalgOp.getNumParallelLoops() == 0) {
+        FailureOr<Operation *> widened = addUnitParallelLoop(linalgOp);
+        if (failed(widened))
+          return emitError(op->getLoc(), "cannot give this op a parallel "
+                                         "loop to spread over the GPU");
+        op = *widened;
+        linalgOp = cast<linalg::LinalgOp>(op);
+      }
+      op->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "generic"));
+      // A reduction accumulates onto its init: the fill that starts it runs
+      // in the same kernel, fused into the reduction's tiles.
+      SmallVector<Operation *> group = {op};
+      if (auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+          fill && fill->hasOneUse() && linalgOp.getNumReductionLoops() > 0 &&
+          llvm::is_contained(leftovers, fill.getOperation())) {
+        fill->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "init"));
+        group.insert(group.begin(), fill);
+      }
+      outline(func, group, linalgOp, index++, /*generic=*/true);
+    }
+    return success();
   }
 
   /// The root, its accumulator fill, and the fusable consumer chain.
@@ -269,8 +386,7 @@ private:
     int64_t rank = cast<ShapedType>(init.getType()).getRank();
     Value current = root->getResult(0);
     int epilogueIndex = 0;
-    while (current.hasOneUse()) {
-      Operation *user = *current.getUsers().begin();
+    while (Operation *user = soleUser(current)) {
       if (!isFusableEpilogue(user, rank))
         break;
       // Roles are indexed so a script can address each consumer.
@@ -288,7 +404,7 @@ private:
   }
 
   void outline(func::FuncOp func, ArrayRef<Operation *> group,
-               linalg::LinalgOp root, int index) {
+               linalg::LinalgOp root, int index, bool generic = false) {
     MLIRContext *ctx = func.getContext();
     llvm::SmallPtrSet<Operation *, 8> inGroup(group.begin(), group.end());
 
@@ -305,6 +421,22 @@ private:
         else
           inputs.insert(operand);
       }
+    // Constants the bodies use from the function (canonicalization hoists
+    // them there) come along too.
+    for (Operation *op : group) {
+      llvm::SetVector<Value> above;
+      for (Region &region : op->getRegions())
+        getUsedValuesDefinedAbove(region, above);
+      for (Value value : above) {
+        Operation *def = value.getDefiningOp();
+        if (def && inGroup.contains(def))
+          continue;
+        if (def && def->hasTrait<OpTrait::ConstantLike>())
+          cloned.insert(def);
+        else
+          inputs.insert(value);
+      }
+    }
 
     // Function arguments keep their order, so a single-dispatch function and
     // its dispatch take the same inputs; other values follow in first use.
@@ -327,9 +459,11 @@ private:
         last->getResultTypes());
     auto dispatch = func::FuncOp::create(builder, root.getLoc(), name, fnType);
     dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
-    if (group.back() != root.getOperation())
+    if (generic)
+      dispatch->setAttr(kGenericDispatchAttr, builder.getUnitAttr());
+    if (!generic && group.back() != root.getOperation())
       dispatch->setAttr(kFuseEpiloguesAttr, builder.getBoolAttr(fuseEpilogues));
-    if (f32Precision != "ieee" &&
+    if (!generic && f32Precision != "ieee" &&
         getElementTypeOrSelf(root.getDpsInputs()[0].getType()).isF32() &&
         getElementTypeOrSelf(root.getDpsInputs()[1].getType()).isF32())
       dispatch->setAttr(kF32PrecisionAttr, builder.getStringAttr(f32Precision));

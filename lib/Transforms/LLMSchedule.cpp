@@ -395,6 +395,7 @@ public:
     OpPassManager front(ModuleOp::getOperationName());
     VibeGemmFormDispatchesPassOptions formOptions;
     formOptions.f32Precision = f32Precision;
+    front.addPass(createVibeGemmPreparePass());
     front.addPass(createVibeGemmFormDispatchesPass(formOptions));
     front.addPass(createVibeGemmBuiltinSchedulePass({target}));
     if (failed(runPipeline(front, module)))
@@ -407,6 +408,9 @@ public:
     ModuleOp schedules = getSchedulesModule(module, /*create=*/false);
     std::vector<DispatchRecord> records;
     for (func::FuncOp dispatch : getDispatches(module)) {
+      // Generic dispatches keep the generic schedule; they are not tuned.
+      if (isGenericDispatch(dispatch))
+        continue;
       DispatchRecord record;
       record.name = dispatch.getSymName().str();
       record.signature =
@@ -556,6 +560,7 @@ private:
       return success();
     });
     OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createVibeGemmPreparePass());
     pm.addPass(createVibeGemmFormDispatchesPass());
     VibeGemmBuiltinSchedulePassOptions scheduleOptions;
     scheduleOptions.target = target;
@@ -1247,6 +1252,43 @@ private:
           {"candidates", json::Array(record.candidates)}});
     }
 
+    // Generic dispatches: their kernels and plans (checked against their
+    // reference plans), so whole-function plans can run them.
+    json::Array genericDispatches;
+    for (func::FuncOp dispatchFunc : getDispatches(module)) {
+      if (!isGenericDispatch(dispatchFunc))
+        continue;
+      std::string name = dispatchFunc.getSymName().str();
+      auto binary = module.lookupSymbol<gpu::BinaryOp>(name + "_kernels");
+      FailureOr<json::Object> plan =
+          vibegemm::buildLaunchPlan(dispatchFunc, target, ptxFile);
+      if (!binary || failed(plan))
+        return emitError(dispatchFunc.getLoc(), "no kernel or launch plan "
+                                                "for generic dispatch ")
+               << name;
+      auto refPlan = reference.plans.find(name);
+      if (refPlan != reference.plans.end() && reference.ptx.count(name)) {
+        (*plan)["reference_plan"] = name + ".reference.plan.json";
+        files[name + ".reference.ptx"] = reference.ptx[name];
+        files[name + ".reference.plan.json"] =
+            formatJson(json::Value(json::Object(refPlan->second)));
+      }
+      files[name + ".ptx"] = cast<gpu::ObjectAttr>(binary.getObjects()[0])
+                                 .getObject()
+                                 .getValue()
+                                 .str();
+      files[name + ".plan.json"] = formatJson(json::Value(std::move(*plan)));
+      std::string ops;
+      if (auto fusion = dispatchFunc->getAttrOfType<ArrayAttr>(kFusionAttr))
+        for (Attribute op : fusion)
+          ops += (ops.empty() ? "" : ",") + cast<StringAttr>(op).str();
+      genericDispatches.push_back(json::Object{
+          {"name", name},
+          {"signature",
+           dispatchFunc->getAttrOfType<StringAttr>(kSignatureAttr).str()},
+          {"ops", ops}});
+    }
+
     // Functions that call several dispatches get a whole-function plan.
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func->hasAttr(kDispatchAttr) || func.isExternal())
@@ -1293,7 +1335,8 @@ private:
         {"toolchain", json::Object{{"llvm", LLVM_VERSION_STRING}}},
         {"ptxas", ptxasPath ? json::Value(*ptxasPath) : json::Value(nullptr)},
         {"db", dbPath.empty() ? json::Value(nullptr) : json::Value(dbPath)},
-        {"dispatches", std::move(dispatches)}};
+        {"dispatches", std::move(dispatches)},
+        {"generic_dispatches", std::move(genericDispatches)}};
     if (client)
       report["llm"] = json::Object{
           {"endpoint", client->endpoint()},

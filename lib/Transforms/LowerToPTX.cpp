@@ -354,8 +354,10 @@ public:
     if (failed(runTextPipeline(module, kOutlineKernelsPipeline)) ||
         failed(applyLaunchHints(module, launchHints)))
       return signalPassFailure();
+    // Host functions may keep linalg ops only when dispatch formation left
+    // them there on purpose (gemm-only); a dispatch's must all be mapped.
     WalkResult leftover = module.walk([](func::FuncOp func) {
-      if (func->hasAttr(kIgnoreAttr))
+      if (!func->hasAttr(kDispatchAttr))
         return WalkResult::advance();
       bool hostLinalg = false;
       func.walk([&](Operation *op) {

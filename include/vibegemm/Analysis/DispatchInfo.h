@@ -18,6 +18,10 @@ namespace mlir::vibegemm {
 
 /// Unit attribute on dispatch functions.
 inline constexpr llvm::StringLiteral kDispatchAttr = "vibegemm.dispatch";
+/// Unit attribute on dispatches without a GEMM: one elementwise, broadcast,
+/// transpose or reduction op (tagged `vibegemm.role = "generic"`) that no
+/// GEMM fused, compiled with the generic schedule.
+inline constexpr llvm::StringLiteral kGenericDispatchAttr = "vibegemm.generic";
 /// Unit attribute on functions dispatch formation leaves alone (test
 /// harnesses, reference code).
 inline constexpr llvm::StringLiteral kIgnoreAttr = "vibegemm.ignore";
@@ -92,6 +96,9 @@ struct GemmProblem {
 
 /// True for the ops dispatch formation treats as GEMM roots.
 bool isGemmRoot(linalg::LinalgOp op);
+
+/// True for dispatches marked `vibegemm.generic` (no GEMM inside).
+bool isGenericDispatch(func::FuncOp dispatch);
 
 /// The op tagged `vibegemm.role = "root"` inside a dispatch, if any.
 linalg::LinalgOp getDispatchRoot(func::FuncOp dispatch);

@@ -67,7 +67,8 @@ def VibeGemmApplyTunedSchedulesPass
 def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
   let summary = "Compile every GEMM dispatch with its tuned schedule to PTX";
   let description = [{
-    The deterministic compile for flows that tuned once: forms dispatches,
+    The deterministic compile for flows that tuned once: prepares the input
+    (`vibegemm-prepare`), forms dispatches,
     applies the best stored schedule of each (`vibegemm-apply-tuned-schedules`
     with `db` or `specs`), the built-in one where none is stored, and lowers
     to PTX (`vibegemm-lower-to-ptx`). No LLM, no GPU, no artifacts: the same
@@ -95,6 +96,9 @@ def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
            /*default=*/"\"ieee\"",
            "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "
            "vibegemm-form-dispatches; TF32 changes accuracy)">,
+    Option<"gemmOnly", "gemm-only", "bool", /*default=*/"false",
+           "Compile only the GEMM dispatches and leave every other op in "
+           "the host functions, for a flow that compiles them itself">,
   ];
 }
 
@@ -125,6 +129,114 @@ def VibeGemmBuiltinSchedulePass
   ];
 }
 
+def VibeGemmConvertFrontendOpsPass
+    : Pass<"vibegemm-convert-frontend-ops", "::mlir::ModuleOp"> {
+  let summary = "Rewrite what frontends emit into generics and fills";
+  let description = [{
+    The first step of `vibegemm-prepare`. Frontends (torch-mlir, TOSA's
+    lowering, IREE's input, StableHLO) spell elementwise work, constants and
+    data movement in many ways; this pass gives them one form:
+
+    - elementwise `arith`/`math` ops on whole tensors become
+      `linalg.generic`s (upstream's elementwise-to-linalg patterns);
+    - named linalg ops other than `linalg.matmul`, `linalg.batch_matmul` and
+      `linalg.fill` (`linalg.transpose`, `linalg.broadcast`, `linalg.add`,
+      `linalg.elementwise`, `linalg.copy`, ...) are generalized;
+    - a splat `arith.constant` used as a linalg init becomes a `linalg.fill`,
+      and one used as a generic's input is inlined into its body;
+    - a generic that reads none of its operands (a scalar computed from
+      constants, such as attention's 1/sqrt(d) in 0-d tensors) becomes a
+      fill, and a fill read by a generic is inlined as its scalar;
+    - function-level constants used inside a linalg body are cloned into it,
+      so outlining a dispatch does not leave them behind;
+    - f64 constants that only feed a truncation fold (canonicalization).
+
+    Functions marked `vibegemm.ignore` are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VibeGemmNormalizeContractionsPass
+    : Pass<"vibegemm-normalize-contractions", "::mlir::ModuleOp"> {
+  let summary = "Give every GEMM one batch, M, N and K loop and an f32 fill";
+  let description = [{
+    The second step of `vibegemm-prepare`, on every contraction:
+
+    - input maps with a constant 0 on a unit dimension (`(d0, d1) -> (0,
+      d1)`) read a collapsed operand instead;
+    - contraction generics with several batch, M, N or K loops (attention's
+      `[B, H, S, D]` products, a batch of 1 broadcast against a 2-D weight)
+      are interchanged and collapsed to one loop of each kind;
+    - every GEMM accumulates from its own `linalg.fill` in f32 when its
+      operands are f16/bf16 (or in its own type otherwise): an f16/bf16
+      accumulator is widened and the result rounded once in an epilogue, as
+      cuBLAS, IREE and PyTorch do, and an accumulator initialised from a
+      tensor (addmm's broadcast bias, `C += A*B` into an argument, a dense
+      constant) becomes a zero fill plus an epilogue that adds it.
+
+    Functions marked `vibegemm.ignore` are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VibeGemmFuseProducersPass
+    : Pass<"vibegemm-fuse-producers", "::mlir::ModuleOp"> {
+  let summary = "Fold transposes, broadcasts and reshapes into their users";
+  let description = [{
+    The third step of `vibegemm-prepare`. Elementwise producers are fused
+    into their consumers (upstream's elementwise fusion) under one rule: a
+    pure data-movement generic (a transpose or broadcast: its body only
+    yields an input) folds into any consumer, a contraction's included, as
+    an indexing map; other elementwise producers fold only into elementwise
+    consumers they alone feed, which turns epilogue DAGs (SiLU as
+    x * sigmoid(x), SwiGLU's gate * up) into one generic. Reshapes between
+    a GEMM and its elementwise consumers are moved past the consumers
+    (upstream's reshape-by-collapsing patterns), so the epilogue runs on the
+    GEMM's 2-D result and the reshape is left in host code, where it is
+    free.
+
+    Functions marked `vibegemm.ignore` are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def VibeGemmUntieEpiloguesPass
+    : Pass<"vibegemm-untie-epilogues", "::mlir::ModuleOp"> {
+  let summary = "Give every elementwise op a fresh output tensor";
+  let description = [{
+    The last step of `vibegemm-prepare`. An elementwise generic that writes
+    into storage it does not own (the GEMM's result itself, a function
+    argument, a `tensor.empty` shared with another op) writes into a fresh
+    `tensor.empty` instead; where its body read that output, the value is
+    passed as an input. Every op's `tensor.empty` init is its own.
+
+    Functions marked `vibegemm.ignore` are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def VibeGemmPreparePass : Pass<"vibegemm-prepare", "::mlir::ModuleOp"> {
+  let summary = "Bring frontend linalg into the form dispatches are made of";
+  let description = [{
+    Runs before `vibegemm-form-dispatches` in every entry point
+    (`llm-schedule`, `vibegemm-compile`, the plugin, the C++ API). TOSA
+    input is first lowered with upstream's TOSA-to-linalg pipeline. Then
+    `vibegemm-convert-frontend-ops`, `vibegemm-normalize-contractions`,
+    `vibegemm-fuse-producers` and `vibegemm-untie-epilogues` run, each
+    followed by canonicalization and CSE. See docs/frontends.md for what
+    each frontend emits and what this does to it.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def VibeGemmFormDispatchesPass
     : Pass<"vibegemm-form-dispatches", "::mlir::ModuleOp"> {
   let summary = "Outline each GEMM and its fusable epilogue into a dispatch";
@@ -151,9 +263,16 @@ def VibeGemmFormDispatchesPass
     launch plan carries it to the runtime's tolerance. By default (`ieee`)
     nothing is marked and f32 stays f32.
 
-    Refused with an error at the offending op: dynamic shapes, f64 and other
-    unsupported element types, convolutions, absurd sizes, and modules with
-    no GEMM.
+    Every other linalg op on tensors (elementwise ops, broadcasts,
+    transposes, reductions, fills, a softmax no GEMM fused, decomposed)
+    becomes a generic dispatch of its own, marked `vibegemm.generic`, its op
+    tagged `vibegemm.role = "generic"`; reshapes stay in host code. With
+    `gemm-only` those ops are left where they are.
+
+    Refused with an error at the offending op: dynamic shapes, GEMMs on
+    element types other than f32, f16 and bf16, convolutions, absurd sizes,
+    ops with no kernel (named with the reason), and modules with nothing to
+    compile.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let options = [
@@ -164,6 +283,10 @@ def VibeGemmFormDispatchesPass
            /*default=*/"\"ieee\"",
            "ieee|tf32|3xtf32: what f32 GEMMs may use (TF32 changes "
            "accuracy, so it is never chosen unasked)">,
+    Option<"gemmOnly", "gemm-only", "bool", /*default=*/"false",
+           "Outline only GEMM dispatches and leave every other op where it "
+           "is, for a host flow that compiles them itself (by default each "
+           "becomes a generic dispatch)">,
     Option<"maxDim", "max-dim", "int64_t", /*default=*/"16777216",
            "Largest extent accepted for any tensor dimension">,
     Option<"maxTensorBytes", "max-tensor-bytes", "int64_t",

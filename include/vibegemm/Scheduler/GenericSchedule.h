@@ -1,0 +1,42 @@
+//===- GenericSchedule.h - Schedules for dispatches without a GEMM -*- C++ -*-===//
+//
+// Writes the transform script of a generic dispatch: one elementwise,
+// broadcast, transpose or reduction op that no GEMM took as its epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_SCHEDULER_GENERICSCHEDULE_H
+#define VIBEGEMM_SCHEDULER_GENERICSCHEDULE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mlir::vibegemm {
+
+/// How a generic dispatch's op is spread over the GPU.
+struct GenericTiling {
+  /// Per loop of the op: the block tile (0: the whole loop, run inside each
+  /// thread) and the thread tile (0: likewise).
+  SmallVector<int64_t> blockTiles, threadTiles;
+  /// The block dimension (0 x, 1 y, 2 z) of each loop with a block tile.
+  SmallVector<int> blockDims;
+  /// Threads per block, all along x.
+  int64_t threads = 1;
+};
+
+/// Tiles the op's output dimensions: the innermost over the threads of a
+/// block (one element each, so neighbouring threads touch neighbouring
+/// elements) and its blocks, the next two over grid y and z, any others and
+/// every reduction loop inside each thread.
+FailureOr<GenericTiling> chooseGenericTiling(func::FuncOp dispatch);
+
+/// The script for `dispatch`'s op tagged `vibegemm.role = "generic"`; with
+/// `cpuCheck`, blocks and threads run as sequential loops.
+FailureOr<std::string> writeGenericSchedule(func::FuncOp dispatch,
+                                            llvm::StringRef sequenceName,
+                                            bool cpuCheck = false);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_SCHEDULER_GENERICSCHEDULE_H

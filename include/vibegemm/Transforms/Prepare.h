@@ -1,0 +1,32 @@
+//===- Prepare.h - Helpers shared by the preparation passes -----*- C++ -*-===//
+//
+// What the passes of `vibegemm-prepare` share: which functions they touch
+// and how they recognise GEMMs and pure data movement.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VIBEGEMM_TRANSFORMS_PREPARE_H
+#define VIBEGEMM_TRANSFORMS_PREPARE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+
+namespace mlir::vibegemm {
+
+/// Applies `patterns` greedily to every function with a body that is not
+/// marked `vibegemm.ignore` and is not a formed dispatch.
+LogicalResult applyToPreparedFunctions(ModuleOp module,
+                                       const FrozenRewritePatternSet &patterns);
+
+/// A generic whose body only yields one of its inputs: a copy, transpose or
+/// broadcast, which folds into its users' indexing maps for free.
+bool isDataMovementGeneric(linalg::GenericOp op);
+
+/// A contraction with f16/bf16/f32 operands that dispatch formation may take
+/// as a GEMM root once normalised (named matmuls and contraction generics).
+bool isContractionCandidate(linalg::LinalgOp op);
+
+} // namespace mlir::vibegemm
+
+#endif // VIBEGEMM_TRANSFORMS_PREPARE_H

@@ -1,0 +1,97 @@
+//===- Prepare.cpp - Frontend linalg to the form dispatches are made of ---===//
+//
+// The `vibegemm-prepare` pipeline, built from the preparation passes, and
+// the helpers they share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Transforms/Prepare.h"
+#include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMPREPAREPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+LogicalResult
+vibegemm::applyToPreparedFunctions(ModuleOp module,
+                                   const FrozenRewritePatternSet &patterns) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || func->hasAttr(kIgnoreAttr) ||
+        func->hasAttr(kDispatchAttr))
+      continue;
+    // Not converging is no error: what is left is refused later, located.
+    (void)applyPatternsGreedily(func, patterns);
+  }
+  return success();
+}
+
+bool vibegemm::isDataMovementGeneric(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  Block *body = op.getBody();
+  if (body->getOperations().size() != 1)
+    return false;
+  auto yielded = dyn_cast<BlockArgument>(body->getTerminator()->getOperand(0));
+  return yielded && yielded.getOwner() == body &&
+         yielded.getArgNumber() < op.getNumDpsInputs();
+}
+
+bool vibegemm::isContractionCandidate(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2)
+    return false;
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return true;
+  return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() >= 1 &&
+         linalg::isaContractionOpInterface(op);
+}
+
+namespace {
+
+class PreparePass
+    : public vibegemm::impl::VibeGemmPreparePassBase<PreparePass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpPassManager pm(ModuleOp::getOperationName());
+    bool hasTosa = module
+                       .walk([](Operation *op) {
+                         return op->getName().getDialectNamespace() == "tosa"
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (hasTosa)
+      tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
+    auto cleanUp = [&] {
+      pm.addPass(createCanonicalizerPass());
+      pm.addPass(createCSEPass());
+    };
+    pm.addPass(createVibeGemmConvertFrontendOpsPass());
+    cleanUp();
+    pm.addPass(createVibeGemmFuseProducersPass());
+    pm.addPass(createVibeGemmNormalizeContractionsPass());
+    cleanUp();
+    pm.addPass(createVibeGemmFuseProducersPass());
+    cleanUp();
+    // Last: CSE would merge the empties and fills it gives each op.
+    pm.addPass(createVibeGemmUntieEpiloguesPass());
+    if (failed(runPipeline(pm, module)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
