@@ -23,11 +23,14 @@ using namespace mlir::vibegemm;
 namespace {
 
 /// After the module-wide bufferization: everything to the LLVM dialect.
+/// Unused private symbols (torch-mlir's ml_program globals) are dropped;
+/// math functions LLVM has no intrinsic for (erf) call libm.
 constexpr llvm::StringLiteral kCpuLoweringPipeline =
-    "convert-linalg-to-loops,"
+    "symbol-dce,convert-linalg-to-loops,"
     "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
     "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
-    "finalize-memref-to-llvm,convert-math-to-llvm,convert-to-llvm,"
+    "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+    "convert-to-llvm,"
     "reconcile-unrealized-casts";
 
 class LowerToCPUPass

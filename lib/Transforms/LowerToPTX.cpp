@@ -177,6 +177,37 @@ void forwardCopiesIntoOutParams(ModuleOp module) {
     func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     for (memref::CopyOp copy : copies) {
       auto out = dyn_cast<BlockArgument>(copy.getTarget());
+      // A result reshaped in host code (an epilogue's [B*S, N] expanded
+      // to [B, S, N]): the allocation becomes the inverse reshape of the
+      // out-param.
+      Operation *reshape = copy.getSource().getDefiningOp();
+      if (out && reshape && out.hasOneUse() &&
+          isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(reshape) &&
+          reshape->hasOneUse() &&
+          static_cast<int64_t>(out.getArgNumber()) >= numInputs.getInt() &&
+          cast<MemRefType>(out.getType()).getLayout().isIdentity()) {
+        auto alloc = reshape->getOperand(0).getDefiningOp<memref::AllocOp>();
+        if (alloc && alloc->getBlock() == copy->getBlock()) {
+          OpBuilder builder(alloc);
+          Value view;
+          if (auto expand = dyn_cast<memref::ExpandShapeOp>(reshape))
+            view = memref::CollapseShapeOp::create(
+                builder, alloc.getLoc(), out, expand.getReassociationIndices());
+          else
+            view = memref::ExpandShapeOp::create(
+                builder, alloc.getLoc(), alloc.getType().getShape(), out,
+                cast<memref::CollapseShapeOp>(reshape)
+                    .getReassociationIndices());
+          if (view.getType() == alloc.getType()) {
+            copy.erase();
+            reshape->erase();
+            alloc.getResult().replaceAllUsesWith(view);
+            alloc.erase();
+            continue;
+          }
+          view.getDefiningOp()->erase();
+        }
+      }
       auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
       if (!out || out.getOwner() != &func.getBody().front() ||
           static_cast<int64_t>(out.getArgNumber()) < numInputs.getInt() ||

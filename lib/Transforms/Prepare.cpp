@@ -66,6 +66,34 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The rewrites build static shapes: dynamic ones are refused here, at
+    // the value, as dispatch formation would.
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || func->hasAttr(kIgnoreAttr) ||
+          func->hasAttr(kDispatchAttr))
+        continue;
+      auto isDynamic = [](Type type) {
+        auto shaped = dyn_cast<ShapedType>(type);
+        return shaped && !shaped.hasStaticShape();
+      };
+      for (BlockArgument arg : func.getArguments())
+        if (isDynamic(arg.getType())) {
+          emitError(arg.getLoc(), "dynamic shapes are not supported yet: ")
+              << arg.getType();
+          return signalPassFailure();
+        }
+      WalkResult dynamic = func.walk([&](Operation *op) {
+        for (Type type : op->getResultTypes())
+          if (isDynamic(type)) {
+            emitError(op->getLoc(), "dynamic shapes are not supported yet: ")
+                << type;
+            return WalkResult::interrupt();
+          }
+        return WalkResult::advance();
+      });
+      if (dynamic.wasInterrupted())
+        return signalPassFailure();
+    }
     OpPassManager pm(ModuleOp::getOperationName());
     bool hasTosa = module
                        .walk([](Operation *op) {

@@ -8,8 +8,8 @@ func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %c: tensor<?x64x
 
 // -----
 
-// expected-error @+1 {{f64 is not supported}}
 func.func @f64(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>, %c: tensor<64x64xf64>) -> tensor<64x64xf64> {
+  // expected-error @+1 {{GEMM element type 'f64' is not supported}}
   %r = linalg.matmul ins(%a, %b : tensor<64x64xf64>, tensor<64x64xf64>) outs(%c : tensor<64x64xf64>) -> tensor<64x64xf64>
   return %r : tensor<64x64xf64>
 }
@@ -45,20 +45,6 @@ func.func @absurd(%a: tensor<1000000x1000000xf32>, %b: tensor<1000000x64xf32>, %
 func.func @huge_dim(%a: tensor<64x100000000xf16>, %b: tensor<100000000x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<64x100000000xf16>, tensor<100000000x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
-}
-
-// -----
-
-#id = affine_map<(i) -> (i)>
-func.func @leftover(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>, %v: tensor<64xf32>) -> (tensor<64x64xf32>, tensor<64xf32>) {
-  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
-  // expected-error @+1 {{not part of any GEMM dispatch}}
-  %e = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%v : tensor<64xf32>) outs(%v : tensor<64xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %y = arith.mulf %x, %x : f32
-    linalg.yield %y : f32
-  } -> tensor<64xf32>
-  return %r, %e : tensor<64x64xf32>, tensor<64xf32>
 }
 
 // -----
@@ -113,31 +99,6 @@ func.func @memref_gemm(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<
 
 // -----
 
-// An epilogue that reads its loop indices is not fused (the kernels run
-// the body per element without the generic's loops), and nothing else
-// compiles it yet.
-#id = affine_map<(m, n) -> (m, n)>
-func.func @index_epilogue(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>) -> tensor<128x256xf32> {
-  %z = arith.constant 0.0 : f32
-  %i = tensor.empty() : tensor<128x256xf32>
-  %f = linalg.fill ins(%z : f32) outs(%i : tensor<128x256xf32>) -> tensor<128x256xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
-  %o = tensor.empty() : tensor<128x256xf32>
-  // expected-error @+1 {{op is not part of any GEMM dispatch}}
-  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-       ins(%mm : tensor<128x256xf32>) outs(%o : tensor<128x256xf32>) {
-  ^bb0(%v: f32, %out: f32):
-    %ix = linalg.index 1 : index
-    %ii = arith.index_cast %ix : index to i32
-    %fi = arith.sitofp %ii : i32 to f32
-    %r = arith.addf %v, %fi : f32
-    linalg.yield %r : f32
-  } -> tensor<128x256xf32>
-  return %y : tensor<128x256xf32>
-}
-
-// -----
-
 // Rows of blocks run along grid y (at most 65535 of at most 128 rows).
 func.func @too_tall(%a: tensor<16777216x64xf16>, %b: tensor<64x64xf16>, %c: tensor<16777216x64xf32>) -> tensor<16777216x64xf32> {
   // expected-error @+1 {{M = 16777216 is more rows than a launch covers (65535 blocks along grid y of at most 128 rows); split the GEMM along M}}
@@ -151,4 +112,17 @@ func.func @too_many_batches(%a: tensor<65536x16x8xf32>, %b: tensor<65536x8x16xf3
   // expected-error @+1 {{a batch of 65536 is more than a launch covers (65535 blocks along grid z); split the batch}}
   %r = linalg.batch_matmul ins(%a, %b : tensor<65536x16x8xf32>, tensor<65536x8x16xf32>) outs(%c : tensor<65536x16x16xf32>) -> tensor<65536x16x16xf32>
   return %r : tensor<65536x16x16xf32>
+}
+// -----
+
+// An op with no generic kernel is refused by name.
+func.func @pad(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<66x64xf32>) {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tensor.pad' is not part of any GEMM dispatch, and vibegemm has no generic kernel for it}}
+  %p = tensor.pad %a low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<64x64xf32> to tensor<66x64xf32>
+  return %r, %p : tensor<64x64xf32>, tensor<66x64xf32>
 }

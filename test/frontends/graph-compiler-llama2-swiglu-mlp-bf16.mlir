@@ -34,6 +34,19 @@
 // bf16 fill(0) + bf16 accumulation; transposed-B matmuls (weights [N, K]).
 //
 // FRONTEND-SOURCE: intel/graph-compiler@d5e6a56ee9db360da45e6fcc2845aa6308eadd09:test/benchgc/cases/llama2.mlir
+//
+// RUN: vibegemm-opt %s --vibegemm-cpu-check-harness="tolerance=2e-2 input-scale=0.25" --vibegemm-prepare \
+// RUN:   --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN:   | mlir-runner -e vibegemm_check_main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
+// RUN:   | FileCheck %s --check-prefix=CPU
+// RUN: vibegemm-opt %s --vibegemm-compile="target=sm_90a" | FileCheck %s --check-prefix=PTX
+// The compiled function against the input as written, lowered naively
+// on the CPU (deterministic inputs; tolerance 2e-2 relative: the input accumulates in f16/bf16 where vibegemm accumulates in f32).
+// CPU: ok
+// CPU-NEXT: 1
+// CPU-NOT: ok
+// PTX: gpu.binary @
+
 
 module {
   func.func @entry(%x: tensor<1x32x128xbf16>, %residual: tensor<1x32x128xbf16>, %gate_proj: tensor<344x128xbf16>, %up_proj: tensor<344x128xbf16>, %down_proj: tensor<128x344xbf16>) -> tensor<1x32x128xbf16> attributes {llvm.emit_c_interface} {

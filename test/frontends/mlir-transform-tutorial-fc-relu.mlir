@@ -29,6 +29,19 @@
 // linalg.generic.
 //
 // FRONTEND-SOURCE: llvm/llvm-project@c67ca2c541204680049a81d123220b7cc6f2e95f:mlir/test/Examples/transform/Ch1/sequence.mlir
+//
+// RUN: vibegemm-opt %s --vibegemm-cpu-check-harness="tolerance=1e-4 input-scale=1.0" --vibegemm-prepare \
+// RUN:   --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN:   | mlir-runner -e vibegemm_check_main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
+// RUN:   | FileCheck %s --check-prefix=CPU
+// RUN: vibegemm-opt %s --vibegemm-compile="target=sm_90a" | FileCheck %s --check-prefix=PTX
+// The compiled function against the input as written, lowered naively
+// on the CPU (deterministic inputs; tolerance 1e-4).
+// CPU: ok
+// CPU-NEXT: 1
+// CPU-NOT: ok
+// PTX: gpu.binary @
+
 
 // Original function to optimize.
 func.func @fc_relu(%lhs: tensor<256x256xf32>, %rhs: tensor<256x256xf32>,

@@ -30,6 +30,19 @@
 // gets its own fresh tensor.empty.
 //
 // FRONTEND-SOURCE: llvm/llvm-project@llvmorg-22.1.8:mlir/lib/Conversion/TosaToLinalg (lowering by mlir-opt-22; TOSA source in header)
+//
+// RUN: vibegemm-opt %s --vibegemm-cpu-check-harness="tolerance=2e-2 input-scale=0.25" --vibegemm-prepare \
+// RUN:   --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN:   | mlir-runner -e vibegemm_check_main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
+// RUN:   | FileCheck %s --check-prefix=CPU
+// RUN: vibegemm-opt %s --vibegemm-compile="target=sm_90a" | FileCheck %s --check-prefix=PTX
+// The compiled function against the input as written, lowered naively
+// on the CPU (deterministic inputs; tolerance 2e-2 relative: the input accumulates in f16/bf16 where vibegemm accumulates in f32).
+// CPU: ok
+// CPU-NEXT: 1
+// CPU-NOT: ok
+// PTX: gpu.binary @
+
 
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d0, 0, d2)>

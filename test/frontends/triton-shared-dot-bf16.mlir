@@ -30,6 +30,19 @@
 // including the accumulator (tt.dot bf16 x bf16 -> bf16).
 //
 // FRONTEND-SOURCE: microsoft/triton-shared@1c203ca99e7ea6c364e02c9b0a8a73df948193f9:test/Conversion/TritonToLinalg/dot.mlir
+//
+// RUN: vibegemm-opt %s --vibegemm-cpu-check-harness="tolerance=2e-2 input-scale=0.25" --vibegemm-prepare \
+// RUN:   --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN:   | mlir-runner -e vibegemm_check_main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
+// RUN:   | FileCheck %s --check-prefix=CPU
+// RUN: vibegemm-opt %s --vibegemm-compile="target=sm_90a" | FileCheck %s --check-prefix=PTX
+// The compiled function against the input as written, lowered naively
+// on the CPU (deterministic inputs; tolerance 2e-2 relative: the input accumulates in f16/bf16 where vibegemm accumulates in f32).
+// CPU: ok
+// CPU-NEXT: 1
+// CPU-NOT: ok
+// PTX: gpu.binary @
+
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 module {

@@ -295,6 +295,37 @@ def VibeGemmFormDispatchesPass
   ];
 }
 
+def VibeGemmCpuCheckHarnessPass
+    : Pass<"vibegemm-cpu-check-harness", "::mlir::ModuleOp"> {
+  let summary = "Wrap a function in a main that checks it against itself";
+  let description = [{
+    Testing aid for IR written by others: clones `function` (default: the
+    first public function with a body) as `<function>_reference`, marked
+    `vibegemm.ignore` so the compiler leaves it as written, and adds a
+    `vibegemm_check_main` that builds deterministic non-zero inputs, calls both, and
+    prints for each result `max_rel_err`, the largest |a - b| / (1 + |b|),
+    and `ok` (1 when it is below `tolerance`). Run it before
+    `vibegemm-prepare` and the CPU-check schedules, then
+    `vibegemm-lower-to-cpu` and `mlir-runner -e vibegemm_check_main`: the compiled function
+    is then checked against the input's own semantics, lowered naively.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "Function to check (default: the first public one with a body)">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"1e-3",
+           "Largest relative error that passes">,
+    Option<"inputScale", "input-scale", "double", /*default=*/"1.0",
+           "Scale of the inputs (|x| <= 0.53 * scale): smaller sums keep "
+           "an f16/bf16 accumulator as written closer to vibegemm's f32 "
+           "one">,
+  ];
+}
+
 def VibeGemmLowerToCPUPass : Pass<"vibegemm-lower-to-cpu", "::mlir::ModuleOp"> {
   let summary = "Lower CPU-check schedules to LLVM for mlir-runner";
   let description = [{
