@@ -13,7 +13,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_VIBEGEMMCONVERTFRONTENDOPSPASS
@@ -130,35 +129,6 @@ struct InlineFilledInput : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// Scalar constants a linalg body uses from the function are cloned into
-/// the body, so outlining the op takes them along.
-struct SinkConstantsIntoBody
-    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
-  LogicalResult matchAndRewrite(linalg::LinalgOp op,
-                                PatternRewriter &rewriter) const override {
-    if (op->getNumRegions() != 1 || op->getRegion(0).empty())
-      return failure();
-    Region &region = op->getRegion(0);
-    llvm::SetVector<Value> above;
-    getUsedValuesDefinedAbove(region, above);
-    bool changed = false;
-    for (Value value : above) {
-      Operation *def = value.getDefiningOp();
-      if (!def || isa<ShapedType>(value.getType()) ||
-          !def->hasTrait<OpTrait::ConstantLike>())
-        continue;
-      rewriter.setInsertionPointToStart(&region.front());
-      Operation *copy = rewriter.clone(*def);
-      rewriter.replaceUsesWithIf(value, copy->getResult(0), [&](OpOperand &u) {
-        return region.isAncestor(u.getOwner()->getParentRegion());
-      });
-      changed = true;
-    }
-    return success(changed);
-  }
-};
-
 class ConvertFrontendOpsPass
     : public vibegemm::impl::VibeGemmConvertFrontendOpsPassBase<
           ConvertFrontendOpsPass> {
@@ -171,8 +141,9 @@ public:
     linalg::populateInlineConstantOperandsPatterns(patterns);
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     patterns.add<GeneralizeFrontendNamedOp, SplatConstantToFill,
-                 ConstantGenericToFill, InlineFilledInput,
-                 SinkConstantsIntoBody>(&getContext());
+                 ConstantGenericToFill, InlineFilledInput>(&getContext());
+    // A 0-d input that upstream inlined as a tensor.extract of a fill.
+    linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyToPreparedFunctions(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -167,7 +167,7 @@ public:
         return signalPassFailure();
       anyGemm |= *formed > 0;
     }
-    if (!anyGemm) {
+    if (!anyGemm && !gemmOnly) {
       emitError(module.getLoc(),
                 "no GEMM found, nor any other linalg op to compile: "
                 "vibegemm compiles linalg.matmul, linalg.batch_matmul, "

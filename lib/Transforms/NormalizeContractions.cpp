@@ -303,18 +303,18 @@ struct NormalizeAccumulator
   }
 };
 
-/// Unit loops of a contraction generic that are not its batch, M, N or K (a
-/// [1, S, N] output of a 2-D product, as torch-mlir's nn.Linear on a batch
-/// of one leaves it) are dropped, with a reshape of the result.
-void dropUnitContractionLoops(func::FuncOp func) {
+/// Unit loops that index one operand only are dropped, with reshapes
+/// around the op: an epilogue writing a [1, S, N] view of a 2-D GEMM result
+/// (as torch-mlir's nn.Linear on a batch of one leaves it) then runs on the
+/// result itself. In a contraction they are neither batch, M, N nor K (each
+/// indexes two operands or three), so a GEMM with M = 1 stays a GEMM.
+void dropUnitLoops(func::FuncOp func) {
   SmallVector<linalg::GenericOp> candidates;
   func.walk([&](linalg::GenericOp op) {
-    if (isContractionCandidate(op))
+    if (op.hasPureTensorSemantics())
       candidates.push_back(op);
   });
   for (linalg::GenericOp op : candidates) {
-    // A unit loop only one operand indexes is neither batch, M, N nor K
-    // (each of those indexes two or three operands).
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<unsigned> unit;
     for (unsigned i = 0; i < ranges.size(); ++i) {
@@ -324,6 +324,9 @@ void dropUnitContractionLoops(func::FuncOp func) {
       if (ranges[i] == 1 && users <= 1)
         unit.push_back(i);
     }
+    // An op keeps one loop at least, for the GPU to spread.
+    if (unit.size() == ranges.size())
+      unit.pop_back();
     if (unit.empty())
       continue;
     linalg::ControlDropUnitDims options;
@@ -353,7 +356,7 @@ public:
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && !func->hasAttr(kIgnoreAttr) &&
           !func->hasAttr(kDispatchAttr))
-        dropUnitContractionLoops(func);
+        dropUnitLoops(func);
     (void)applyToPreparedFunctions(getOperation(), frozen);
   }
 };

@@ -147,8 +147,6 @@ def VibeGemmConvertFrontendOpsPass
     - a generic that reads none of its operands (a scalar computed from
       constants, such as attention's 1/sqrt(d) in 0-d tensors) becomes a
       fill, and a fill read by a generic is inlined as its scalar;
-    - function-level constants used inside a linalg body are cloned into it,
-      so outlining a dispatch does not leave them behind;
     - f64 constants that only feed a truncation fold (canonicalization).
 
     Functions marked `vibegemm.ignore` are left alone.
@@ -165,7 +163,8 @@ def VibeGemmNormalizeContractionsPass
     The second step of `vibegemm-prepare`, on every contraction:
 
     - input maps with a constant 0 on a unit dimension (`(d0, d1) -> (0,
-      d1)`) read a collapsed operand instead;
+      d1)`) read a collapsed operand instead, and unit loops that index
+      one operand only are dropped, with reshapes around the op;
     - contraction generics with several batch, M, N or K loops (attention's
       `[B, H, S, D]` products, a batch of 1 broadcast against a 2-D weight)
       are interchanged and collapsed to one loop of each kind;

@@ -1,0 +1,19 @@
+// RUN: vibegemm-opt %s --vibegemm-prepare --split-input-file --verify-diagnostics
+
+// Dynamic shapes are refused before any rewrite, at the value.
+// expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<?x64xf32>'}}
+func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.matmul ins(%b, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @dynamic_result(%a: tensor<64x64xf32>, %n: index) -> tensor<?x64xf32> {
+  // expected-error @+1 {{dynamic shapes are not supported yet}}
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  return %e : tensor<?x64xf32>
+}
