@@ -220,6 +220,15 @@ private:
                   "GEMMs and their epilogues");
         return WalkResult::interrupt();
       }
+      // A launch plan passes buffers: tensor data lives in arguments.
+      if (auto constant = dyn_cast<arith::ConstantOp>(op);
+          constant && isa<RankedTensorType>(constant.getType()) &&
+          !isa<SplatElementsAttr>(constant.getValue())) {
+        emitError(op->getLoc(), "tensor constants with data (weights baked "
+                                "into the IR) are not supported; pass them "
+                                "as function arguments");
+        return WalkResult::interrupt();
+      }
       for (Type type : op->getResultTypes())
         if (failed(checkType(type, op->getLoc())))
           return WalkResult::interrupt();

@@ -126,3 +126,15 @@ func.func @pad(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf3
   } : tensor<64x64xf32> to tensor<66x64xf32>
   return %r, %p : tensor<64x64xf32>, tensor<66x64xf32>
 }
+
+// -----
+
+func.func @baked_weights(%a: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{tensor constants with data (weights baked into the IR) are not supported; pass them as function arguments}}
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x2xf32>, tensor<2x2xf32>) outs(%f : tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %r : tensor<4x2xf32>
+}
