@@ -38,14 +38,19 @@ bool vibegemm::isGenericDispatch(func::FuncOp dispatch) {
   return dispatch->hasAttr(kGenericDispatchAttr);
 }
 
-linalg::LinalgOp vibegemm::getDispatchRoot(func::FuncOp dispatch) {
-  linalg::LinalgOp root;
+linalg::LinalgOp vibegemm::getOpWithRole(func::FuncOp dispatch,
+                                         StringRef role) {
+  linalg::LinalgOp found;
   dispatch.walk([&](linalg::LinalgOp op) {
-    auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
-    if (role && role.getValue() == "root")
-      root = op;
+    auto attr = op->getAttrOfType<StringAttr>(kRoleAttr);
+    if (attr && attr.getValue() == role)
+      found = op;
   });
-  return root;
+  return found;
+}
+
+linalg::LinalgOp vibegemm::getDispatchRoot(func::FuncOp dispatch) {
+  return getOpWithRole(dispatch, "root");
 }
 
 FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {

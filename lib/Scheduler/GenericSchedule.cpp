@@ -20,13 +20,7 @@ namespace {
 
 /// The dispatch's op tagged `vibegemm.role = "generic"`.
 linalg::LinalgOp findGenericOp(func::FuncOp dispatch) {
-  linalg::LinalgOp found;
-  dispatch.walk([&](linalg::LinalgOp op) {
-    auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
-    if (role && role.getValue() == "generic")
-      found = op;
-  });
-  return found;
+  return getOpWithRole(dispatch, "generic");
 }
 
 constexpr int64_t kMaxThreads = 256;
@@ -100,11 +94,7 @@ FailureOr<std::string> vibegemm::writeGenericSchedule(func::FuncOp dispatch,
       ", ");
   linalg::LinalgOp op = findGenericOp(dispatch);
   // A reduction's fill runs in its tiles, before them.
-  bool hasInit = false;
-  dispatch.walk([&](linalg::FillOp fill) {
-    auto role = fill->getAttrOfType<StringAttr>(kRoleAttr);
-    hasInit |= role && role.getValue() == "init";
-  });
+  bool hasInit = static_cast<bool>(getOpWithRole(dispatch, "init"));
   std::string fuseInit =
       hasInit
           ? R"mlir(  // The fill that starts the reduction, into the same tiles.

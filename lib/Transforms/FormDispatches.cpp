@@ -10,6 +10,7 @@
 
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Prepare.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,14 +59,10 @@ Operation *soleUser(Value value) {
 /// back, so the generic schedule has a dimension to spread over blocks.
 FailureOr<Operation *> addUnitParallelLoop(linalg::LinalgOp op) {
   IRRewriter rewriter(op);
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, op);
-    if (failed(generalized))
-      return failure();
-    generic = *generalized;
-  }
+  FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, op);
+  if (failed(asGenericOp))
+    return failure();
+  linalg::GenericOp generic = *asGenericOp;
   if (generic.getNumDpsInits() != 1 ||
       !generic.getBody()->getOps<linalg::IndexOp>().empty())
     return failure();

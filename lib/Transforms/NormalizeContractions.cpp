@@ -268,16 +268,11 @@ struct NormalizeAccumulator
                                               initType.getShape(), wideType);
     Value wideFill =
         linalg::FillOp::create(rewriter, loc, start, wideEmpty).getResult(0);
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic) {
-      FailureOr<linalg::GenericOp> generalized =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        return failure();
-      generic = *generalized;
-    }
-    rewriter.setInsertionPoint(generic);
-    linalg::GenericOp gemm = rebuildContraction(rewriter, generic, wideFill);
+    FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+    if (failed(generic))
+      return failure();
+    rewriter.setInsertionPoint(*generic);
+    linalg::GenericOp gemm = rebuildContraction(rewriter, *generic, wideFill);
 
     // The epilogue: plus the initial tensor, rounded to the result type.
     int64_t rank = initType.getRank();
@@ -298,7 +293,7 @@ struct NormalizeAccumulator
                 b, l, v, convertFloat(b, l, args[1], wideType));
           linalg::YieldOp::create(b, l, convertFloat(b, l, v, accType));
         });
-    rewriter.replaceOp(generic, epilogue.getResults());
+    rewriter.replaceOp(*generic, epilogue.getResults());
     return success();
   }
 };

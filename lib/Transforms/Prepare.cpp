@@ -11,6 +11,7 @@
 
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
@@ -55,6 +56,13 @@ bool vibegemm::isContractionCandidate(linalg::LinalgOp op) {
     return true;
   return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() >= 1 &&
          linalg::isaContractionOpInterface(op);
+}
+
+FailureOr<linalg::GenericOp> vibegemm::asGeneric(RewriterBase &rewriter,
+                                                 linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  return linalg::generalizeNamedOp(rewriter, op);
 }
 
 namespace {

@@ -100,6 +100,9 @@ bool isGemmRoot(linalg::LinalgOp op);
 /// True for dispatches marked `vibegemm.generic` (no GEMM inside).
 bool isGenericDispatch(func::FuncOp dispatch);
 
+/// The linalg op tagged `vibegemm.role = <role>` inside a dispatch, if any.
+linalg::LinalgOp getOpWithRole(func::FuncOp dispatch, StringRef role);
+
 /// The op tagged `vibegemm.role = "root"` inside a dispatch, if any.
 linalg::LinalgOp getDispatchRoot(func::FuncOp dispatch);
 

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::vibegemm {
@@ -26,6 +27,11 @@ bool isDataMovementGeneric(linalg::GenericOp op);
 /// A contraction with f16/bf16/f32 operands that dispatch formation may take
 /// as a GEMM root once normalised (named matmuls and contraction generics).
 bool isContractionCandidate(linalg::LinalgOp op);
+
+/// `op` itself if it is a generic, else its generalized form (the named op
+/// replaced).
+FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
+                                       linalg::LinalgOp op);
 
 } // namespace mlir::vibegemm
 
