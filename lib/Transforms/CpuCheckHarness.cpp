@@ -9,7 +9,9 @@
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::vibegemm {
@@ -141,7 +143,14 @@ public:
     reference.setSymName((target.getSymName() + "_reference").str());
     reference->setAttr(kIgnoreAttr, b.getUnitAttr());
     symbols.insert(reference);
-    // The reference is lowered with plain loops, which know no softmax.
+    // The reference is lowered with plain loops, which know neither
+    // tensor-level arith nor a softmax: upstream's own rewrites give them.
+    {
+      RewritePatternSet patterns(&getContext());
+      linalg::populateElementwiseToLinalgConversionPatterns(patterns);
+      if (failed(applyPatternsGreedily(reference, std::move(patterns))))
+        return signalPassFailure();
+    }
     SmallVector<linalg::SoftmaxOp> softmaxes;
     reference.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
     for (linalg::SoftmaxOp softmax : softmaxes) {
