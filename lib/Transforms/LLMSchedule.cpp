@@ -674,13 +674,20 @@ private:
         plan["reference"] = std::move(ref);
       }
     }
-    auto refPlan = reference.plans.find(record.name);
-    if (refPlan != reference.plans.end() && reference.ptx.count(record.name)) {
-      plan["reference_plan"] = record.name + ".reference.plan.json";
-      files[record.name + ".reference.ptx"] = reference.ptx[record.name];
-      files[record.name + ".reference.plan.json"] =
-          formatJson(json::Value(json::Object(refPlan->second)));
-    }
+    addReferencePlan(plan, record.name, files);
+  }
+
+  /// Points `plan` at dispatch `name`'s reference plan, when one was built,
+  /// and adds that plan and its PTX to `files`.
+  void addReferencePlan(json::Object &plan, const std::string &name,
+                        std::map<std::string, std::string> &files) {
+    auto refPlan = reference.plans.find(name);
+    if (refPlan == reference.plans.end() || !reference.ptx.count(name))
+      return;
+    plan["reference_plan"] = name + ".reference.plan.json";
+    files[name + ".reference.ptx"] = reference.ptx[name];
+    files[name + ".reference.plan.json"] =
+        formatJson(json::Value(json::Object(refPlan->second)));
   }
 
   /// Checks, applies, lowers and (where possible) measures one script on a
@@ -1266,13 +1273,7 @@ private:
         return emitError(dispatchFunc.getLoc(), "no kernel or launch plan "
                                                 "for generic dispatch ")
                << name;
-      auto refPlan = reference.plans.find(name);
-      if (refPlan != reference.plans.end() && reference.ptx.count(name)) {
-        (*plan)["reference_plan"] = name + ".reference.plan.json";
-        files[name + ".reference.ptx"] = reference.ptx[name];
-        files[name + ".reference.plan.json"] =
-            formatJson(json::Value(json::Object(refPlan->second)));
-      }
+      addReferencePlan(*plan, name, files);
       files[name + ".ptx"] = cast<gpu::ObjectAttr>(binary.getObjects()[0])
                                  .getObject()
                                  .getValue()
