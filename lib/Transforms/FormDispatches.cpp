@@ -84,8 +84,18 @@ FailureOr<Operation *> addUnitParallelLoop(linalg::LinalgOp op) {
     groups.push_back(i == 0 ? ReassociationIndices{0, 1}
                             : ReassociationIndices{i + 1});
   auto wideType = RankedTensorType::get(shape, initType.getElementType());
-  Value wideInit =
-      tensor::ExpandShapeOp::create(rewriter, loc, wideType, init, groups);
+  // A reduction's fill is widened with it, to stay its init.
+  Value wideInit;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && fill->hasOneUse())
+    wideInit = linalg::FillOp::create(
+                   rewriter, loc, fill.getInputs()[0],
+                   tensor::EmptyOp::create(rewriter, loc, shape,
+                                           initType.getElementType())
+                       .getResult())
+                   .getResult(0);
+  else
+    wideInit =
+        tensor::ExpandShapeOp::create(rewriter, loc, wideType, init, groups);
   auto wide = linalg::GenericOp::create(
       rewriter, loc, TypeRange{wideType}, generic.getDpsInputs(),
       ValueRange{wideInit}, maps, iterators);
@@ -93,7 +103,10 @@ FailureOr<Operation *> addUnitParallelLoop(linalg::LinalgOp op) {
                               wide.getRegion().end());
   Value narrow = tensor::CollapseShapeOp::create(
       rewriter, loc, initType, wide.getResult(0), groups);
+  Operation *oldInit = init.getDefiningOp();
   rewriter.replaceOp(generic, narrow);
+  if (oldInit && isa<linalg::FillOp>(oldInit) && oldInit->use_empty())
+    rewriter.eraseOp(oldInit);
   return wide.getOperation();
 }
 
@@ -307,10 +320,11 @@ private:
   /// softmax is decomposed into its generics first); with `gemm-only` they
   /// stay where they are, for the host flow to compile.
   LogicalResult formGenericDispatches(func::FuncOp func, int &index) {
+    if (gemmOnly)
+      return success();
     SmallVector<linalg::SoftmaxOp> softmaxes;
     func.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
-    for (linalg::SoftmaxOp softmax : gemmOnly ? SmallVector<linalg::SoftmaxOp>()
-                                              : softmaxes) {
+    for (linalg::SoftmaxOp softmax : softmaxes) {
       IRRewriter rewriter(softmax);
       FailureOr<SmallVector<Value>> parts =
           softmax.decomposeOperation(rewriter);
@@ -323,17 +337,22 @@ private:
     for (Operation &op : func.getBody().getOps())
       if (!isHostOp(&op))
         leftovers.push_back(&op);
+    // A reduction accumulates onto its init: the fill that starts it runs
+    // in the same kernel, fused into the reduction's tiles.
+    auto initFill = [&](linalg::LinalgOp op) -> linalg::FillOp {
+      if (!op || op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+        return {};
+      auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+      return fill && fill->hasOneUse() &&
+                     fill->getBlock() == &func.getBody().front()
+                 ? fill
+                 : linalg::FillOp();
+    };
     for (Operation *op : leftovers) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-      if (gemmOnly)
-        continue;
-      if (isa<linalg::FillOp>(op) && op->hasOneUse()) {
-        auto user = dyn_cast<linalg::LinalgOp>(*op->getUsers().begin());
-        if (user && user.getNumReductionLoops() > 0 &&
-            user.getDpsInits()[0].getDefiningOp() == op &&
-            llvm::is_contained(leftovers, user.getOperation()))
-          continue; // outlined with its reduction
-      }
+      if (isa<linalg::FillOp>(op) && op->hasOneUse() &&
+          initFill(dyn_cast<linalg::LinalgOp>(*op->getUsers().begin())) == op)
+        continue; // outlined with its reduction
       if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
           linalgOp.getNumDpsInits() != 1)
         return emitError(op->getLoc(), "'")
@@ -352,12 +371,8 @@ private:
         linalgOp = cast<linalg::LinalgOp>(op);
       }
       op->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "generic"));
-      // A reduction accumulates onto its init: the fill that starts it runs
-      // in the same kernel, fused into the reduction's tiles.
       SmallVector<Operation *> group = {op};
-      if (auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-          fill && fill->hasOneUse() && linalgOp.getNumReductionLoops() > 0 &&
-          llvm::is_contained(leftovers, fill.getOperation())) {
+      if (linalg::FillOp fill = initFill(linalgOp)) {
         fill->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "init"));
         group.insert(group.begin(), fill);
       }

@@ -61,9 +61,11 @@ func.func @constant_from_function(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>) 
 #all = affine_map<(d0) -> (d0)>
 #none = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @total(
+// CHECK-NOT: linalg.fill
 // CHECK: %[[R:.+]] = call @total_d0
 // CHECK: tensor.collapse_shape %[[R]] [] : tensor<1xf32> into tensor<f32>
 // CHECK-LABEL: func.func @total_d0(
+// CHECK: linalg.fill {vibegemm.role = "init"} {{.*}} -> tensor<1xf32>
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
 func.func @total(%x: tensor<128xf32>) -> tensor<f32> {
   %z = arith.constant 0.0 : f32
