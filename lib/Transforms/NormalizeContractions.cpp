@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::vibegemm {
@@ -302,7 +303,9 @@ struct NormalizeAccumulator
 /// around the op: an epilogue writing a [1, S, N] view of a 2-D GEMM result
 /// (as torch-mlir's nn.Linear on a batch of one leaves it) then runs on the
 /// result itself. In a contraction they are neither batch, M, N nor K (each
-/// indexes two operands or three), so a GEMM with M = 1 stays a GEMM.
+/// indexes two operands or three), so a GEMM with M = 1 stays a GEMM. Other
+/// reductions (layer norm's sums over [1, S, D]) lose every unit loop, so
+/// their generic schedule sees the rows and the reduced dimension alone.
 void dropUnitLoops(func::FuncOp func) {
   SmallVector<linalg::GenericOp> candidates;
   func.walk([&](linalg::GenericOp op) {
@@ -312,11 +315,13 @@ void dropUnitLoops(func::FuncOp func) {
   for (linalg::GenericOp op : candidates) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<unsigned> unit;
+    bool plainReduction = op.getNumReductionLoops() > 0 &&
+                          !isContractionCandidate(op);
     for (unsigned i = 0; i < ranges.size(); ++i) {
       int users = llvm::count_if(op.getIndexingMapsArray(), [&](AffineMap m) {
         return m.isFunctionOfDim(i);
       });
-      if (ranges[i] == 1 && users <= 1)
+      if (ranges[i] == 1 && (users <= 1 || plainReduction))
         unit.push_back(i);
     }
     // An op keeps one loop at least, for the GPU to spread.
@@ -344,6 +349,9 @@ public:
     RewritePatternSet patterns(&getContext());
     patterns.add<DropUnitConstantResults, CollapseContractionLoops,
                  MaterializeBatchMajorInputs, NormalizeAccumulator>(&getContext());
+    // Dropped unit loops leave reshapes of fills and empties behind.
+    linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
+    tensor::populateFoldTensorEmptyPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
     // Unit loops show once constant maps are collapsed; dropping them may
     // leave more to normalise.

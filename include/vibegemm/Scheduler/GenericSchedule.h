@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir::vibegemm {
@@ -23,12 +24,20 @@ struct GenericTiling {
   SmallVector<int> blockDims;
   /// Threads per block, all along x.
   int64_t threads = 1;
+  /// A reduction split into partial results over `splitFactor` consecutive
+  /// elements (`structured.split_reduction`, the split dimension parallel
+  /// and innermost, so a warp's lanes read neighbours), then combined by a
+  /// second kernel tiled as `combine`. The tiles above are the partial
+  /// op's. 0: one kernel, each reduction inside a thread.
+  int64_t splitFactor = 0;
+  std::shared_ptr<const GenericTiling> combine;
 };
 
 /// Tiles the op's output dimensions: the innermost over the threads of a
 /// block (one element each, so neighbouring threads touch neighbouring
 /// elements) and its blocks, the next two over grid y and z, any others and
-/// every reduction loop inside each thread.
+/// every reduction loop inside each thread. A reduction over a contiguous
+/// dimension of 128 elements or more is split first (see `splitFactor`).
 FailureOr<GenericTiling> chooseGenericTiling(func::FuncOp dispatch);
 
 /// The script for `dispatch`'s op tagged `vibegemm.role = "generic"`; with
