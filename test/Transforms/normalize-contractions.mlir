@@ -86,3 +86,27 @@ func.func @normal(%a: tensor<16x32xbf16>, %b: tensor<32x8xbf16>) -> tensor<16x8x
   %r = linalg.matmul ins(%a, %b : tensor<16x32xbf16>, tensor<32x8xbf16>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %r : tensor<16x8xf32>
 }
+
+// -----
+
+// A reduction that is no contraction (layer norm's row sums over [1, S, D])
+// loses every unit loop, also those its input and output both index, and
+// its fill is reshaped with it.
+#in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-LABEL: func.func @row_sums
+// CHECK: %[[X:.+]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<1x8x64xf32> into tensor<8x64xf32>
+// CHECK: %[[FILL:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<8x64xf32>) outs(%[[FILL]] : tensor<8xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2]] output_shape [1, 8, 1] : tensor<8xf32> into tensor<1x8x1xf32>
+func.func @row_sums(%x: tensor<1x8x64xf32>) -> tensor<1x8x1xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x1xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x1xf32>) -> tensor<1x8x1xf32>
+  %s = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x8x64xf32>) outs(%f : tensor<1x8x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %y = arith.addf %a, %acc : f32
+    linalg.yield %y : f32
+  } -> tensor<1x8x1xf32>
+  return %s : tensor<1x8x1xf32>
+}

@@ -164,7 +164,9 @@ def VibeGemmNormalizeContractionsPass
 
     - input maps with a constant 0 on a unit dimension (`(d0, d1) -> (0,
       d1)`) read a collapsed operand instead, and unit loops that index
-      one operand only are dropped, with reshapes around the op;
+      one operand only are dropped, with reshapes around the op (in
+      reductions that are no contraction, such as layer norm's row sums,
+      every unit loop is dropped, so their generic schedule can split them);
     - contraction generics with several batch, M, N or K loops (attention's
       `[B, H, S, D]` products, a batch of 1 broadcast against a 2-D weight)
       are interchanged and collapsed to one loop of each kind;
