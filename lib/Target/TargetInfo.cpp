@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -41,4 +42,35 @@ const TargetInfo *mlir::vibegemm::lookupTargetOrEmitError(llvm::StringRef name,
     emitError(loc, "unknown target '")
         << name << "'; known: " << knownTargets();
   return info;
+}
+
+TargetChoice mlir::vibegemm::chooseTargetForDevice(llvm::StringRef device,
+                                                   int major, int minor) {
+  std::string gpu = (device + " (compute capability " + llvm::Twine(major) +
+                     "." + llvm::Twine(minor) + ")")
+                        .str();
+  if (major == 9 && minor == 0)
+    return {"sm_90a", gpu + ": wgmma and TMA"};
+  if (major == 8)
+    return {"sm_80", gpu + ": mma.sync and cp.async"};
+  if (major > 9)
+    return {"sm_90", gpu + ": portable sm_90 PTX, which the driver compiles "
+                           "for this GPU (no wgmma)"};
+  return {"", gpu + " is older than every target vibegemm knows (" +
+                  knownTargets().str() + ")"};
+}
+
+TargetChoice mlir::vibegemm::chooseTargetFromProbe(bool found,
+                                                   llvm::StringRef answer) {
+  // vibegemm-run --probe prints "NAME (sm_<major><minor>)".
+  size_t open = answer.rfind("(sm_");
+  unsigned digits = 0;
+  if (found && open != llvm::StringRef::npos &&
+      !answer.substr(open + 4).take_until([](char c) { return c == ')'; })
+           .getAsInteger(10, digits) &&
+      digits >= 10)
+    return chooseTargetForDevice(answer.take_front(open).rtrim(), digits / 10,
+                                 digits % 10);
+  return {"sm_90", "no GPU here (" + answer.str() +
+                       "): portable sm_90 PTX, mma.sync"};
 }

@@ -332,6 +332,19 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (target == "auto") {
+      // The GPU here decides; without one, portable sm_90.
+      bool found = probeGpu();
+      vibegemm::TargetChoice choice =
+          vibegemm::chooseTargetFromProbe(found, probeAnswer);
+      if (choice.target.empty()) {
+        emitError(module.getLoc(), "target=auto: ")
+            << choice.why << "; pass target= to compile for another GPU";
+        return signalPassFailure();
+      }
+      target = choice.target;
+      targetWhy = "target=auto: " + choice.why;
+    }
     info = vibegemm::lookupTargetOrEmitError(target, module.getLoc());
     if (!info)
       return signalPassFailure();
@@ -487,9 +500,14 @@ public:
       return signalPassFailure();
     if (!client) {
       llvm::errs() << "vibegemm: no LLM endpoint configured; the built-in "
-                      "scheduler ran\n";
+                      "scheduler ran";
+      if (!targetWhy.empty())
+        llvm::errs() << " for " << target << " (" << targetWhy << ")";
+      llvm::errs() << "\n";
       return;
     }
+    if (!targetWhy.empty())
+      llvm::errs() << "vibegemm: " << target << " (" << targetWhy << ")\n";
     for (const DispatchRecord &r : records) {
       const json::Object &win = *r.candidates[r.winner].getAsObject();
       bool anyValid = false;
@@ -519,30 +537,41 @@ public:
   }
 
 private:
-  Measurement setUpMeasurement() {
-    Measurement m;
-    if (measure == "off") {
-      m.why = "measure=off";
-      return m;
-    }
+  /// Asks `vibegemm-run --probe` (in a child) once whether a GPU is usable;
+  /// `probeAnswer` says which, or why not.
+  bool probeGpu() {
+    if (probed)
+      return *probed;
     std::optional<std::string> found =
         runner.empty()
             ? vibegemm::runtime::findRunnerBeside(
                   nullptr, reinterpret_cast<void *>(&staticEstimateMs))
             : std::optional<std::string>(runner);
     if (!found || !llvm::sys::fs::can_execute(*found)) {
-      m.why = runner.empty() ? "vibegemm-run is not installed beside this tool"
-                             : "runner " + runner + " is not executable";
+      probeAnswer = runner.empty()
+                        ? "vibegemm-run is not installed beside this tool"
+                        : "runner " + runner + " is not executable";
+      probed = false;
+      return false;
+    }
+    runnerPath = *found;
+    probed = vibegemm::runtime::probeGpuIsolated(runnerPath, probeAnswer);
+    return *probed;
+  }
+
+  Measurement setUpMeasurement() {
+    Measurement m;
+    if (measure == "off") {
+      m.why = "measure=off";
       return m;
     }
-    m.runner = *found;
-    std::string answer;
-    if (!vibegemm::runtime::probeGpuIsolated(m.runner, answer)) {
-      m.why = answer;
+    if (!probeGpu()) {
+      m.why = probeAnswer;
       return m;
     }
+    m.runner = runnerPath;
     m.enabled = true;
-    m.device = answer;
+    m.device = probeAnswer;
     return m;
   }
 
@@ -1322,6 +1351,9 @@ private:
     json::Object report{
         {"version", 1},
         {"target", target},
+        {"target_choice", targetWhy.empty()
+                              ? json::Value("given")
+                              : json::Value(targetWhy)},
         {"scheduler", client ? "llm" : "builtin"},
         {"measure",
          json::Object{
@@ -1386,6 +1418,10 @@ private:
   }
 
   const vibegemm::TargetInfo *info = nullptr;
+  /// Why `target=auto` chose the target ("" when it was given).
+  std::string targetWhy;
+  std::optional<bool> probed;
+  std::string probeAnswer, runnerPath;
   std::optional<std::string> ptxasPath;
   PromptTemplates templates;
   llvm::StringSet<> allowlist;

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && vibegemm-opt %s --llm-schedule="artifacts-dir=%t" -o %t.mlir 2>/dev/null
+// RUN: rm -rf %t && vibegemm-opt %s --llm-schedule="target=sm_90 artifacts-dir=%t" -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/gemm_acc_d0.ptx -o %t.cubin %}
 

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && vibegemm-opt %vibegemm_src/examples/gemm_f32.mlir --llm-schedule="artifacts-dir=%t" -o %t.mlir 2>%t.stderr
+// RUN: rm -rf %t && vibegemm-opt %vibegemm_src/examples/gemm_f32.mlir --llm-schedule="target=sm_90 artifacts-dir=%t" -o %t.mlir 2>%t.stderr
 // RUN: FileCheck %s --check-prefix=STDERR --input-file=%t.stderr
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/report.json

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && vibegemm-opt %vibegemm_src/examples/mlp_block_f16.mlir --llm-schedule="artifacts-dir=%t" -o %t.mlir 2>/dev/null
+// RUN: rm -rf %t && vibegemm-opt %vibegemm_src/examples/mlp_block_f16.mlir --llm-schedule="target=sm_90 artifacts-dir=%t" -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s --input-file=%t/mlp.plan.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/mlp_d0.ptx -o %t.0.cubin %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/mlp_d1.ptx -o %t.1.cubin %}

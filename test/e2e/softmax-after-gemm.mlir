@@ -1,5 +1,5 @@
 // REQUIRES: libdevice
-// RUN: rm -rf %t && vibegemm-opt %s --llm-schedule="artifacts-dir=%t" -o %t.mlir 2>/dev/null
+// RUN: rm -rf %t && vibegemm-opt %s --llm-schedule="target=sm_90 artifacts-dir=%t" -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: FileCheck %s --check-prefix=PLAN --input-file=%t/gemm_softmax_d0.plan.json
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/gemm_softmax_d0.ptx -o %t.cubin %}

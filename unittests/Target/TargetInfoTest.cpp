@@ -25,3 +25,26 @@ TEST(TargetInfo, RefusesUnknownTargets) {
   EXPECT_EQ(lookupTarget("sm_75"), nullptr);
   EXPECT_EQ(lookupTarget(""), nullptr);
 }
+
+TEST(TargetChoice, FollowsTheComputeCapability) {
+  EXPECT_EQ(chooseTargetForDevice("H100", 9, 0).target, "sm_90a");
+  EXPECT_EQ(chooseTargetForDevice("A100", 8, 0).target, "sm_80");
+  EXPECT_EQ(chooseTargetForDevice("L40S", 8, 9).target, "sm_80");
+  EXPECT_EQ(chooseTargetForDevice("B200", 10, 0).target, "sm_90");
+  EXPECT_EQ(chooseTargetForDevice("T4", 7, 5).target, "");
+  EXPECT_NE(chooseTargetForDevice("T4", 7, 5).why.find("older"),
+            std::string::npos);
+}
+
+TEST(TargetChoice, ReadsTheProbesAnswer) {
+  TargetChoice h200 = chooseTargetFromProbe(true, "NVIDIA H200 (sm_90)");
+  EXPECT_EQ(h200.target, "sm_90a");
+  EXPECT_EQ(h200.why, "NVIDIA H200 (compute capability 9.0): wgmma and TMA");
+  EXPECT_EQ(chooseTargetFromProbe(true, "NVIDIA RTX PRO 6000 (sm_120)").target,
+            "sm_90");
+  TargetChoice none = chooseTargetFromProbe(false, "no CUDA driver");
+  EXPECT_EQ(none.target, "sm_90");
+  EXPECT_NE(none.why.find("no CUDA driver"), std::string::npos);
+  // An answer it cannot read counts as no GPU.
+  EXPECT_EQ(chooseTargetFromProbe(true, "something else").target, "sm_90");
+}

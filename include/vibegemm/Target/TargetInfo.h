@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::vibegemm {
 
@@ -38,6 +39,25 @@ llvm::StringRef knownTargets();
 /// The table entry for `name`; emits "unknown target" at `loc` and returns
 /// null when there is none.
 const TargetInfo *lookupTargetOrEmitError(llvm::StringRef name, Location loc);
+
+/// `target=auto`: the target for the GPU a probe found, or for none.
+struct TargetChoice {
+  /// A known target name; empty when the GPU is older than every target.
+  std::string target;
+  /// Why, for the report and stderr: "NVIDIA H100 (compute capability
+  /// 9.0): wgmma and TMA".
+  std::string why;
+};
+
+/// Chooses the target for a GPU of compute capability `major`.`minor`
+/// named `device`: sm_90a on 9.0, sm_80 on 8.x, portable sm_90 PTX on later
+/// GPUs (the driver compiles it), none before 8.0.
+TargetChoice chooseTargetForDevice(llvm::StringRef device, int major,
+                                   int minor);
+
+/// Chooses the target from `vibegemm-run --probe`'s answer ("NAME (sm_XY)"
+/// when `found`, else why no GPU is usable): sm_90 when there is no GPU.
+TargetChoice chooseTargetFromProbe(bool found, llvm::StringRef answer);
 
 } // namespace mlir::vibegemm
 

@@ -400,6 +400,12 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     schedule is candidate 0, so the result is never worse than it. Replies
     are cached by prompt. Without an endpoint the built-in scheduler runs
     and stderr says so in one line. `report.html` charts the candidates.
+
+    `target=auto` (the default) asks `vibegemm-run --probe` which GPU is
+    here: compute capability 9.0 gets `sm_90a` (wgmma, TMA), 8.x `sm_80`,
+    later GPUs portable `sm_90` PTX, and no GPU `sm_90`; stderr and
+    `report.json`'s `target_choice` say which and why. The deterministic
+    entry point, `vibegemm-compile`, keeps an explicit target.
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
@@ -425,8 +431,10 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            /*default=*/"\"ieee\"",
            "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "
            "vibegemm-form-dispatches; TF32 changes accuracy)">,
-    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU architecture (sm_80, sm_90, sm_90a)">,
+    Option<"target", "target", "std::string", /*default=*/"\"auto\"",
+           "GPU architecture (sm_80, sm_90, sm_90a), or auto: the GPU "
+           "here's (sm_90a on compute capability 9.0, sm_80 on 8.x), sm_90 "
+           "without one">,
     Option<"artifactsDir", "artifacts-dir", "std::string", /*default=*/"\"\"",
            "Directory for PTX, schedules, launch plans and report.json">,
     Option<"keepCandidates", "keep-candidates", "bool", /*default=*/"false",
