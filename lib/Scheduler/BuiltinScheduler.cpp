@@ -630,6 +630,64 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
       p, withFfmaAlignment(p, finishBlockTiling(p, target, ffmaTiling(pick))));
 }
 
+/// FFMA tilings that race the choice where candidates are measured. The
+/// choice takes the largest block tile that still gives a wave of blocks;
+/// at the sizes of a transformer layer (1024x3072x768) that is 192 tiles of
+/// 128x128 for 132 SMs holding two each, a partial second wave, where
+/// cuBLAS runs 768 tiles of 64x64 with 128 threads of 8x4 (Nsight Compute
+/// on an H100: 122 us against vibegemm's 162). So it races: the next
+/// smaller tile (where the 128x128 grid is short of two waves); the same
+/// tile with half the threads, each twice the
+/// outputs (more FFMAs per shared load); and where the grid is short, the
+/// 128x128 tile split along K until it fills the chip.
+llvm::SmallVector<TilingVariant, 4> ffmaVariants(const GemmProblem &p,
+                                                 const SimtTiling &chosen,
+                                                 const TargetInfo &target) {
+  const TensorCoreTiling &t = *chosen.tensorCore;
+  llvm::SmallVector<TilingVariant, 4> variants;
+  auto add = [&](StringRef name, std::optional<TensorCoreTiling> v) {
+    if (!v || (v->blockM == t.blockM && v->blockN == t.blockN &&
+               v->threadM == t.threadM && v->threadN == t.threadN &&
+               v->splitK == t.splitK))
+      return;
+    SimtTiling variant = chosen;
+    variant.tensorCore = v;
+    variants.push_back({name.str(), variant});
+  };
+  auto shaped = [&](int64_t bm, int64_t bn, int64_t tm, int64_t tn) {
+    TensorCoreTiling v = t;
+    v.blockM = bm;
+    v.blockN = bn;
+    v.threadM = tm;
+    v.threadN = tn;
+    v.blockK = 16;
+    v.stages = 3;
+    v.splitK = 1;
+    return v;
+  };
+  // Only where the 128x128 grid is under two waves of two blocks an SM:
+  // with more, the partial last wave costs little.
+  if (t.splitK == 1 && t.blockM == 128 && t.blockN == 128 &&
+      p.m >= 64 && p.n >= 128 && blockCount(p, t) < 4 * target.smCount)
+    add("tile-64x128", withFfmaKTiles(p, shaped(64, 128, 4, 8)));
+  if (t.splitK == 1 && t.threadM == 4 && p.m >= t.blockM)
+    add("threads-half", withFfmaKTiles(p, shaped(t.blockM, t.blockN, 8,
+                                                 t.threadN)));
+  if (t.splitK == 1 && !(t.blockM == 128 && t.blockN == 128) &&
+      p.m >= 128 && p.n >= 128) {
+    TensorCoreTiling wide = shaped(128, 128, 8, 8);
+    wide.blockK = 32;
+    wide.stages = 2;
+    if (!p.batched && !p.hasSoftmax && p.m % kCombineTile == 0 &&
+        p.n % kCombineTile == 0) {
+      growSplitK(p, wide, 2 * target.smCount);
+      if (wide.splitK > 1)
+        add("split-wide", wide);
+    }
+  }
+  return variants;
+}
+
 } // namespace
 
 llvm::SmallVector<TilingVariant, 4>
@@ -660,6 +718,8 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
       variants.push_back({"rows-2", withRows(2)});
     return variants;
   }
+  if (t && t->ffma)
+    return ffmaVariants(problem, chosen, target);
   if (!t || !t->wgmma || t->clusterRows != 1 || !t->f32Precision.empty())
     return {};
   // Split-K over a small output under the 64x128 tile reads B once per 64

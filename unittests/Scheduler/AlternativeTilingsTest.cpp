@@ -320,7 +320,7 @@ TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
   GemmProblem decode = problem(ctx, 16, 11008, 4096);
   decode.transposeB = true;
   EXPECT_TRUE(variantsOf(decode, "sm_90a").empty());
-  // f32 without TF32: the FFMA kernel.
+  // f32 without TF32: the FFMA kernel's 128x128 tile, 1024 of them.
   EXPECT_TRUE(
       variantsOf(problem(ctx, 4096, 4096, 4096, /*bf16=*/false), "sm_90a")
           .empty());
@@ -332,3 +332,51 @@ TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
 }
 
 } // namespace
+
+namespace {
+
+/// f32 without TF32: the FFMA path, with one fused epilogue.
+GemmProblem ffmaChain(MLIRContext &ctx, int64_t m, int64_t n, int64_t k) {
+  GemmProblem p = problem(ctx, m, n, k, /*bf16=*/false);
+  p.epilogueOps = 1;
+  return p;
+}
+
+} // namespace
+
+TEST(AlternativeTilings, FfmaRacesASmallerTileAgainstAPartialSecondWave) {
+  // GPT-2's first MLP GEMM: 192 tiles of 128x128 for 132 SMs.
+  MLIRContext ctx;
+  GemmProblem p = ffmaChain(ctx, 1024, 3072, 768);
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->ffma);
+  EXPECT_EQ(chosen.tensorCore->blockM, 128);
+  llvm::SmallVector<TilingVariant, 4> variants =
+      alternativeTilings(p, chosen, hopper());
+  EXPECT_EQ(names(variants), std::vector<std::string>{"tile-64x128"});
+  const TensorCoreTiling &smaller = *variants[0].tiling.tensorCore;
+  EXPECT_EQ(smaller.blockM, 64);
+  EXPECT_EQ(smaller.blockN, 128);
+  EXPECT_EQ(smaller.threadM, 4);
+  EXPECT_EQ(smaller.threadN, 8);
+}
+
+TEST(AlternativeTilings, FfmaRacesFewerThreadsAndSplitKOnAShortGrid) {
+  // GPT-2's second MLP GEMM: K = 3072 over a 1024x768 output.
+  MLIRContext ctx;
+  GemmProblem p = ffmaChain(ctx, 1024, 768, 3072);
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->ffma);
+  llvm::SmallVector<TilingVariant, 4> variants =
+      alternativeTilings(p, chosen, hopper());
+  EXPECT_EQ(names(variants),
+            (std::vector<std::string>{"threads-half", "split-wide"}));
+  const TensorCoreTiling &half = *variants[0].tiling.tensorCore;
+  EXPECT_EQ(half.blockM, chosen.tensorCore->blockM);
+  EXPECT_EQ(half.threadM, 8);
+  const TensorCoreTiling &split = *variants[1].tiling.tensorCore;
+  EXPECT_EQ(split.blockM, 128);
+  EXPECT_EQ(split.blockN, 128);
+  EXPECT_GT(split.splitK, 1);
+  EXPECT_EQ(3072 % (split.splitK * split.blockK), 0);
+}

@@ -125,8 +125,11 @@ struct TilingVariant {
 /// ("persistent-cluster-tma"); where the choice is one block per tile, the
 /// persistent kernel ("persistent") and, where TMA can store the output
 /// rows, the same with TMA stores ("persistent-tma"). For split-K under the
-/// 64x128 tile, a 128x128 tile split twice as finely ("split-wide"). Empty
-/// when there is none.
+/// 64x128 tile, a 128x128 tile split twice as finely ("split-wide"). For
+/// the FFMA kernel (f32 without TF32): a 64x128 tile where 128x128 tiles
+/// are short of two waves ("tile-64x128"), half the threads with twice the
+/// outputs each ("threads-half"), and on a short grid the 128x128 tile
+/// split along K ("split-wide"). Empty when there is none.
 llvm::SmallVector<TilingVariant, 4>
 alternativeTilings(const mlir::vibegemm::GemmProblem &problem,
                    const SimtTiling &chosen, const TargetInfo &target);
