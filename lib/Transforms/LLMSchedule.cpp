@@ -96,6 +96,9 @@ struct DispatchRecord {
   /// The script of each candidate ("" where there was none).
   std::vector<std::string> scripts;
   size_t winner = 0;
+  /// The LLM candidate that ranked best on static estimates alone, when no
+  /// GPU verified it: it guided the prompts but does not ship.
+  std::optional<size_t> unverifiedBest;
 };
 
 /// The same module compiled with the reference schedule.
@@ -457,6 +460,21 @@ public:
         return signalPassFailure();
       if (client && failed(tuneWithLLM(module, dispatch, record)))
         return signalPassFailure();
+      // An LLM script ships only after a GPU ran it against the reference:
+      // without one, the best candidate no LLM wrote wins.
+      if (!measurement.enabled &&
+          record.candidates[record.winner].getAsObject()->getString(
+              "source") == "llm") {
+        record.unverifiedBest = record.winner;
+        record.winner = 0;
+        for (size_t i = 1; i < record.candidates.size(); ++i) {
+          const json::Object &c = *record.candidates[i].getAsObject();
+          if (c.getString("source") != "llm" &&
+              rankOf(c) <
+                  rankOf(*record.candidates[record.winner].getAsObject()))
+            record.winner = i;
+        }
+      }
       const json::Object &win = *record.candidates[record.winner].getAsObject();
       if (measurement.enabled && win.getString("status") != "ok") {
         // Never hand out a kernel the GPU just showed to be wrong.
@@ -517,6 +535,17 @@ public:
                     c.getString("status") == "ok";
       }
       llvm::errs() << "vibegemm: " << r.name << ": ";
+      if (r.unverifiedBest) {
+        const json::Object &best = *r.candidates[*r.unverifiedBest].getAsObject();
+        llvm::errs() << "LLM candidate " << *r.unverifiedBest << " (round "
+                     << best.getInteger("round").value_or(0) << ", "
+                     << formatMs(best)
+                     << ") ranked best, but no GPU verified it; candidate "
+                     << r.winner << " ("
+                     << win.getString("source").value_or("builtin")
+                     << ") ships\n";
+        continue;
+      }
       if (r.winner != 0)
         llvm::errs() << "winner candidate " << r.winner << " ("
                      << win.getString("source").value_or("llm") << ", round "
@@ -1283,6 +1312,10 @@ private:
                                    {"flops", p.flops()}}},
           {"builtin_schedule", builtinScheduleJson(record.tiling)},
           {"winner", static_cast<int64_t>(record.winner)},
+          {"unverified_best",
+           record.unverifiedBest
+               ? json::Value(static_cast<int64_t>(*record.unverifiedBest))
+               : json::Value(nullptr)},
           {"winner_source", win.getString("source").value_or("builtin").str()},
           {"winner_script", record.scripts[record.winner]},
           {"candidates", json::Array(record.candidates)}});
