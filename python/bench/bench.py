@@ -169,6 +169,7 @@ def cmd_run(args):
         "environment": env,
         "config": {"iters": args.iters, "warmup": args.warmup,
                    "torch_compile": not args.no_compile_torch,
+                   "max_autotune": not args.no_compile_torch and not args.no_max_autotune,
                    "run_timeout_s": args.run_timeout, "time_budget_s": args.time_budget,
                    "vibegemm_run": args.vibegemm_run, "vibegemm_run_args": extra,
                    "timing": torch_side.TIMING_NOTE},
@@ -203,7 +204,8 @@ def cmd_run(args):
         log(f"  vibegemm: {vg['status']} {_ms(vg)}")
         # PyTorch columns after vibegemm-run so the child finds the memory free.
         rec.update(torch_side.measure(p, iters=args.iters, warmup=args.warmup,
-                                      compile_torch=not args.no_compile_torch, log=log))
+                                      compile_torch=not args.no_compile_torch,
+                                      max_autotune=not args.no_max_autotune, log=log))
         rec["finished"] = now_iso()
         results["problems"].append(rec)
         write_json(results_path, results)
@@ -272,7 +274,7 @@ def main(argv=None):
                         "and vibegemm-run then races cuBLAS in TF32)")
     c.set_defaults(fn=cmd_compile)
 
-    r = sub.add_parser("run", help="time vibegemm, cuBLAS, eager, torch.compile (GPU)")
+    r = sub.add_parser("run", help="time vibegemm, cuBLAS, eager, torch.compile, max-autotune (GPU)")
     common(r)
     r.add_argument("--vibegemm-run", required=True, help="path of the vibegemm-run binary")
     r.add_argument("--vibegemm-run-args", default="",
@@ -283,7 +285,11 @@ def main(argv=None):
                    help="seconds for one vibegemm-run (300)")
     r.add_argument("--time-budget", type=float, default=0,
                    help="start no new problem after this many seconds (0: no limit)")
-    r.add_argument("--no-compile-torch", action="store_true", help="skip torch.compile")
+    r.add_argument("--no-compile-torch", action="store_true",
+                   help="skip torch.compile (and max-autotune)")
+    r.add_argument("--no-max-autotune", action="store_true",
+                   help="skip torch.compile(mode='max-autotune') on bf16/f16 rows "
+                        "(Inductor benchmarks Triton's GEMM templates: minutes a problem)")
     r.add_argument("--resume", action="store_true",
                    help="keep the problems DIR/results.json already holds; run the rest")
     r.set_defaults(fn=cmd_run)

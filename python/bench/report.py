@@ -1,7 +1,8 @@
 """Turn a bench run's results.json into table.md, plot.png and a README.md.
 
-The table puts each problem's vibegemm time beside cuBLAS, PyTorch eager
-and torch.compile and beside its roofline; ratios are other / vibegemm, so
+The table puts each problem's vibegemm time beside cuBLAS, PyTorch eager,
+torch.compile and (bf16/f16 rows) torch.compile max-autotune, and beside
+its roofline; ratios are other / vibegemm, so
 above 1 means vibegemm is faster.  Ratios exist only where vibegemm's
 result was checked correct.
 """
@@ -16,8 +17,9 @@ import shlex
 PEAK_FLOPS = {"bf16": 989e12, "f32": 67e12}  # H200 dense, no sparsity; f32 without TF32
 BANDWIDTH = 4.0e12  # B/s: realistic for the H200's 4.8 TB/s HBM3e
 PLACEHOLDER = "<filled in by the run>"
-COLUMNS = [("cublas", "cuBLAS"), ("eager", "eager"), ("torch_compile", "torch.compile")]
-SERIES_COLORS = [(31, 119, 180), (255, 127, 14), (44, 160, 44)]
+COLUMNS = [("cublas", "cuBLAS"), ("eager", "eager"), ("torch_compile", "torch.compile"),
+           ("max_autotune", "max-autotune")]
+SERIES_COLORS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40)]
 
 
 def _num(x):
@@ -76,10 +78,11 @@ def row_data(rec):
         d[key + "_ratio"] = d[key + "_ms"] / d["vg_ms"] if ok else None
         if col.get("status") == "error":
             d["notes"].append(f"{dict(COLUMNS)[key]}: {col.get('error', '')[:200]}")
-    tc = rec.get("torch_compile") or {}
-    if tc.get("check") == "mismatch":
-        d["notes"].append("torch.compile differs from eager: max rel err "
-                          f"{tc.get('max_rel_err_vs_eager'):.3g}")
+    for key, name in COLUMNS[2:]:
+        tc = rec.get(key) or {}
+        if tc.get("check") == "mismatch":
+            d["notes"].append(f"{name} differs from eager: max rel err "
+                              f"{tc.get('max_rel_err_vs_eager'):.3g}")
     d["roofline_ms"], d["bound"] = roofline_ms(prob)
     return d
 
@@ -88,9 +91,9 @@ def table_md(results):
     """The markdown table, geometric means and notes."""
     rows = [row_data(r) for r in results.get("problems", [])]
     out = ["| problem | dtype | M | N | K | batch | roofline ms | vibegemm ms | status | "
-           "TFLOP/s | cuBLAS ms | eager ms | torch.compile ms | cuBLAS/vibegemm | "
-           "eager/vibegemm | compile/vibegemm |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+           "TFLOP/s | cuBLAS ms | eager ms | torch.compile ms | max-autotune ms | "
+           "cuBLAS/vibegemm | eager/vibegemm | compile/vibegemm | autotune/vibegemm |",
+           "|---|---|" + "---:|" * 6 + "---|" + "---:|" * 9]
     notes = []
     for d in rows:
         p = d["prob"]
@@ -107,13 +110,14 @@ def table_md(results):
             p["base"], p["dtype"], str(p["m"]), str(p["n"]), str(p["k"]), str(p["batch"]),
             fmt(d["roofline_ms"]) + (" (m)" if d["bound"] == "memory" else ""),
             fmt(d["vg_ms"]), status, fmt(d["vg_tflops"], 3),
-            ms("cublas"), ms("eager"), ms("torch_compile"),
+            ms("cublas"), ms("eager"), ms("torch_compile"), ms("max_autotune"),
             fmt(d["cublas_ratio"], 3), fmt(d["eager_ratio"], 3),
-            fmt(d["torch_compile_ratio"], 3)]) + " |")
+            fmt(d["torch_compile_ratio"], 3), fmt(d["max_autotune_ratio"], 3)]) + " |")
     out += ["", "Geometric means of the ratios (other / vibegemm; above 1: vibegemm faster), "
             "over the problems where vibegemm ran and checked correct:", "",
-            "| level | dtype | cuBLAS/vibegemm | eager/vibegemm | compile/vibegemm |",
-            "|---|---|---:|---:|---:|"]
+            "| level | dtype | cuBLAS/vibegemm | eager/vibegemm | compile/vibegemm | "
+            "autotune/vibegemm |",
+            "|---|---|---:|---:|---:|---:|"]
     for level in (0, 1, 2):
         for dtype in ("f32", "bf16"):
             sel = [d for d in rows if d["prob"]["level"] == level and d["prob"]["dtype"] == dtype]
@@ -151,8 +155,9 @@ def plot(results, path):
         labels.append(f"{d['prob']['base']} {d['prob']['dtype']}")
         vg = d["vg_ms"] if d["status"] == "ok" else None
         vals.append([cb / t if cb and t else None
-                     for t in (vg, d["eager_ms"], d["torch_compile_ms"])])
-    series = ["vibegemm", "PyTorch eager", "torch.compile"]
+                     for t in (vg, d["eager_ms"], d["torch_compile_ms"],
+                               d["max_autotune_ms"])])
+    series = ["vibegemm", "PyTorch eager", "torch.compile", "max-autotune"]
     title = "speed relative to cuBLAS (cuBLAS time / time; log scale; 1 = cuBLAS)"
     try:
         import matplotlib
@@ -173,7 +178,7 @@ def plot(results, path):
     h = 0.8 / len(series)
     for j, (name, col) in enumerate(zip(series, SERIES_COLORS)):
         color = [c / 255 for c in col]
-        ys = [i + (j - 1) * h for i in range(n)]
+        ys = [i + (j - (len(series) - 1) / 2) * h for i in range(n)]
         xs = [v[j] for v in vals]
         ax.barh([y for y, x in zip(ys, xs) if x], [x - lo for x in xs if x], left=lo,
                 height=h, color=color, label=name)
@@ -264,7 +269,10 @@ def readme_md(results, name, reproduce_gpu, renderer):
         "(`torch.matmul`, `torch.bmm` or `F.linear` without bias), eager is the whole "
         "chain as KernelBench's `forward` writes it, torch.compile is that function "
         "compiled in the default mode (compile time recorded separately, its output "
-        f"checked loosely against eager). PyTorch timing: {cfg.get('timing', '?')}; "
+        "checked loosely against eager), and on bf16/f16 rows max-autotune is it "
+        "compiled with `mode=\"max-autotune\"` (Inductor benchmarks Triton's GEMM "
+        "templates against cuBLAS and keeps the faster: what a PyTorch user would pick "
+        "instead). PyTorch timing: {cfg.get('timing', '?')}; "
         f"{cfg.get('iters', '?')} runs after {cfg.get('warmup', '?')} warm-ups. "
         "vibegemm-run's timing method is recorded per problem in results.json. "
         "Ratios are other / vibegemm: above 1, vibegemm is faster.",

@@ -66,7 +66,10 @@ def synthetic_results(suite=None):
                    "cublas": {"time_ms": ms * 0.5, "tflops": 2.0}}},
                "cublas": copy.deepcopy(col), "eager": copy.deepcopy(col),
                "torch_compile": dict(copy.deepcopy(col), compile_s=3.2, check="ok",
-                                     max_rel_err_vs_eager=1e-7)}
+                                     max_rel_err_vs_eager=1e-7),
+               "max_autotune": (dict(copy.deepcopy(col), time_ms=ms * 0.4, compile_s=95.0,
+                                     check="ok", max_rel_err_vs_eager=1e-7)
+                                if p.dtype == "bf16" else {"status": "skipped"})}
         recs.append(rec)
     if len(recs) > 4:
         boom = "input.mlir:7:10: error: boom"
@@ -280,6 +283,13 @@ class ReportTest(unittest.TestCase):
         self.assertIn("NVIDIA H200", readme)
         # l1_square_f32: vibegemm 1 ms, cuBLAS 0.5 ms -> ratio 0.5.
         self.assertRegex(lines[0], r"\| 0\.5 \| 0\.5\\?\*? \|")
+        # max-autotune: a column on bf16 rows (0.4x vibegemm's time), none on f32.
+        self.assertIn("autotune/vibegemm", table)
+        bf16 = [ln for ln in lines if "| bf16 |" in ln]
+        f32 = [ln for ln in lines if "| f32 |" in ln]
+        self.assertTrue(any(ln.rstrip().endswith("| 0.4 |") for ln in bf16), bf16)
+        self.assertTrue(all(ln.rstrip().endswith("| – |") for ln in f32), f32)
+        self.assertIn("max-autotune", readme)
 
     def test_placeholder_without_reproduce(self):
         text = report.readme_md(synthetic_results(problems.suite()[:2]), "x", None, "builtin")

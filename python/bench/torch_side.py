@@ -1,4 +1,4 @@
-"""The PyTorch columns: cuBLAS (the GEMM alone), eager and torch.compile of each problem.
+"""The PyTorch columns: cuBLAS (the GEMM alone), eager, torch.compile and max-autotune of each problem.
 
 Each problem is written as a model engineer would write it in PyTorch
 (KernelBench's ``forward``), on the same shapes, layouts and dtypes as the
@@ -231,11 +231,13 @@ def _dynamo_reset():
     torch._dynamo.reset()
 
 
-def _compile_column(eager, inputs, ref, p, iters, warmup, flush):
-    """torch.compile (default mode) of the eager function, timed like the rest."""
+def _compile_column(eager, inputs, ref, p, iters, warmup, flush, mode=None):
+    """torch.compile of the eager function (default mode, or `mode` such as
+    "max-autotune": Inductor benchmarks Triton's GEMM templates against
+    cuBLAS and keeps the faster), timed like the rest."""
     _dynamo_reset()
     t0 = time.perf_counter()
-    compiled = torch.compile(eager)
+    compiled = torch.compile(eager, mode=mode)
     out = compiled(*inputs)
     torch.cuda.synchronize()
     compile_s = time.perf_counter() - t0
@@ -248,20 +250,23 @@ def _compile_column(eager, inputs, ref, p, iters, warmup, flush):
     return col
 
 
-def measure(p, iters=50, warmup=5, compile_torch=True, log=print):
-    """Time the cuBLAS, eager and torch.compile columns of one problem.
+def measure(p, iters=50, warmup=5, compile_torch=True, max_autotune=True, log=print):
+    """Time the cuBLAS, eager, torch.compile and, for 16-bit rows,
+    torch.compile max-autotune (Triton's GEMM templates: what a PyTorch user
+    would pick instead) columns of one problem.
 
-    Returns {"cublas": ..., "eager": ..., "torch_compile": ...}; a column that
-    fails holds its error instead of numbers.
+    Returns {"cublas": ..., "eager": ..., "torch_compile": ...,
+    "max_autotune": ...}; a column that fails holds its error instead of
+    numbers.
     """
     try:
         flush = torch.zeros(flush_bytes() // 4, dtype=torch.float32, device="cuda")
         inputs = make_inputs(p)
     except Exception as e:
         err = _error(e)
-        return {"cublas": err, "eager": err, "torch_compile": err}
+        return {"cublas": err, "eager": err, "torch_compile": err, "max_autotune": err}
     try:
-        return _columns(p, inputs, flush, iters, warmup, compile_torch, log)
+        return _columns(p, inputs, flush, iters, warmup, compile_torch, max_autotune, log)
     finally:
         # Give the memory back: vibegemm-run of the next problem needs it.
         del inputs, flush
@@ -274,7 +279,7 @@ def measure(p, iters=50, warmup=5, compile_torch=True, log=print):
         torch.cuda.empty_cache()
 
 
-def _columns(p, inputs, flush, iters, warmup, compile_torch, log):
+def _columns(p, inputs, flush, iters, warmup, compile_torch, max_autotune, log):
     res = {}
     try:
         gemm = gemm_fn(p)
@@ -294,13 +299,20 @@ def _columns(p, inputs, flush, iters, warmup, compile_torch, log):
         log(f"  eager: {res['eager']['error']}")
     if not compile_torch:
         res["torch_compile"] = {"status": "skipped"}
+        res["max_autotune"] = {"status": "skipped"}
         return res
-    try:
-        col = _compile_column(eager, inputs, ref, p, iters, warmup, flush)
-        res["torch_compile"] = col
-        log(f"  torch.compile: {col['time_ms']:.4f} ms (compiled in {col['compile_s']:.1f} s, "
-            f"{col.get('check', 'unchecked')})")
-    except Exception as e:
-        res["torch_compile"] = _error(e)
-        log(f"  torch.compile: {res['torch_compile']['error']}")
+    modes = [("torch_compile", None, "torch.compile")]
+    if max_autotune and p.dtype in ("bf16", "f16"):
+        modes.append(("max_autotune", "max-autotune", "max-autotune"))
+    else:
+        res["max_autotune"] = {"status": "skipped"}
+    for key, mode, name in modes:
+        try:
+            col = _compile_column(eager, inputs, ref, p, iters, warmup, flush, mode)
+            res[key] = col
+            log(f"  {name}: {col['time_ms']:.4f} ms (compiled in {col['compile_s']:.1f} s, "
+                f"{col.get('check', 'unchecked')})")
+        except Exception as e:
+            res[key] = _error(e)
+            log(f"  {name}: {res[key]['error']}")
     return res

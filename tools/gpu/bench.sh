@@ -7,7 +7,8 @@
 # to finish on the same machine.
 # Usage: tools/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
 #        [DTYPES=f32,bf16] [JOBS=8 compiles at a time] [ONLY=regex on names]
-#        [COMPILE_TORCH=0: no torch.compile column]
+#        [COMPILE_TORCH=0: no torch.compile or max-autotune column]
+#        [MAX_AUTOTUNE=0: no max-autotune column (it compiles for minutes)]
 set -uo pipefail
 dest=${1:?output directory}
 work=/tmp/bench
@@ -17,6 +18,7 @@ only=()
 [ -n "${ONLY:-}" ] && only=(--only "$ONLY")
 torch=()
 [ "${COMPILE_TORCH:-1}" = 0 ] && torch=(--no-compile-torch)
+[ "${MAX_AUTOTUNE:-1}" = 0 ] && torch+=(--no-max-autotune)
 python3 python/bench/bench.py compile --out "$work" --jobs "${JOBS:-8}" "${only[@]}" \
   --dtypes "${DTYPES:-f32,bf16}" \
   --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
