@@ -33,6 +33,13 @@ GemmProblem linearChain(MLIRContext &ctx, int64_t m, int64_t n, int64_t k) {
   return p;
 }
 
+/// f32 without TF32: the FFMA path, with one fused epilogue.
+GemmProblem ffmaChain(MLIRContext &ctx, int64_t m, int64_t n, int64_t k) {
+  GemmProblem p = problem(ctx, m, n, k, /*bf16=*/false);
+  p.epilogueOps = 1;
+  return p;
+}
+
 llvm::SmallVector<TilingVariant, 4> variantsOf(const GemmProblem &p,
                                                llvm::StringRef targetName) {
   const TargetInfo *target = lookupTarget(targetName);
@@ -329,17 +336,6 @@ TEST(AlternativeTilings, NoneWhereTheChoiceIsNotTheWideWgmmaTile) {
   tf32.transposeB = true;
   tf32.f32Precision = "tf32";
   EXPECT_TRUE(variantsOf(tf32, "sm_90a").empty());
-}
-
-} // namespace
-
-namespace {
-
-/// f32 without TF32: the FFMA path, with one fused epilogue.
-GemmProblem ffmaChain(MLIRContext &ctx, int64_t m, int64_t n, int64_t k) {
-  GemmProblem p = problem(ctx, m, n, k, /*bf16=*/false);
-  p.epilogueOps = 1;
-  return p;
 }
 
 } // namespace
