@@ -1244,7 +1244,9 @@ private:
         record.candidates.push_back(std::move(candidate));
         if (rank < rankOf(*record.candidates[record.winner].getAsObject())) {
           record.winner = record.candidates.size() - 1;
-          improved = true;
+          // Only a measured gain counts: an estimate cannot show one.
+          improved |= record.candidates.back().getAsObject()->getNumber(
+                          "time_ms") != std::nullopt;
         }
       }
       // Rounds stopped improving: stop. A round with no valid candidate
