@@ -28,9 +28,10 @@ linalg::LinalgOp findGenericOp(func::FuncOp dispatch) {
 constexpr int64_t kMaxThreads = 256;
 constexpr int64_t kMaxGridYZ = 65535;
 /// Threads of a split reduction's partial kernel enough to keep the loads
-/// of an H100/H200's 132 SMs in flight: more would lengthen the combining
-/// kernel's serial sum (one thread a row) for little.
-constexpr int64_t kFillThreads = 132 * 128;
+/// of an H100/H200's 132 SMs in flight: more lengthen the combining
+/// kernel's serial sum (one thread a row). BERT's 512 row sums of 768 on an
+/// H100: split 32 ways 10.6 + 8.8 us, 64 ways 7.9 + 13.8 us.
+constexpr int64_t kFillThreads = 132 * 64;
 
 std::string joinInts(ArrayRef<int64_t> values) {
   return llvm::join(llvm::map_range(values,

@@ -30,23 +30,23 @@ func.func @rowsum(%x: tensor<4x1000x77xf32>) -> tensor<4x1000xf32> {
 // -----
 
 // A long contiguous reduction (layer norm's row sums) is split: partial
-// sums over 64 consecutive elements, a parallel innermost dimension spread
+// sums over 32 consecutive elements, a parallel innermost dimension spread
 // over the threads, then a combining kernel with one row a thread and the
 // original fill fused into it.
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: transform.named_sequence @layer_sum_d0
 // CHECK: %[[INIT:.+]] = transform.structured.match attributes {vibegemm.role = "init"}
-// CHECK: %{{.*}}, %[[FILL:.+]], %[[PARTIAL:.+]], %[[COMBINE:.+]] = transform.structured.split_reduction %{{.*}} {inner_parallel, insert_split_dimension = 1 : i64, split_factor = 64 : i64}
+// CHECK: %{{.*}}, %[[FILL:.+]], %[[PARTIAL:.+]], %[[COMBINE:.+]] = transform.structured.split_reduction %{{.*}} {inner_parallel, insert_split_dimension = 1 : i64, split_factor = 32 : i64}
 // CHECK: transform.annotate %[[PARTIAL]] "vibegemm.partial"
 // CHECK: transform.annotate %[[COMBINE]] "vibegemm.combine"
-// CHECK: %{{.*}}, %[[PBLOCKS:.+]] = transform.structured.tile_using_forall %[[PARTIAL]] tile_sizes [1, 0, 64](mapping = [#gpu.block<y>, #gpu.block<x>])
+// CHECK: %{{.*}}, %[[PBLOCKS:.+]] = transform.structured.tile_using_forall %[[PARTIAL]] tile_sizes [1, 0, 32](mapping = [#gpu.block<y>, #gpu.block<x>])
 // CHECK: tile_using_forall %{{.*}} tile_sizes [0, 0, 1](mapping = [#gpu.thread<x>])
 // CHECK: fuse_into_containing_op %[[FILL]] into %[[PBLOCKS]]
 // CHECK: %{{.*}}, %[[CBLOCKS:.+]] = transform.structured.tile_using_forall %[[COMBINE]] tile_sizes [256, 0](mapping = [#gpu.block<x>])
 // CHECK: fuse_into_containing_op %[[INIT]] into %[[CBLOCKS]]
 // CHECK: match attributes {vibegemm.partial}
-// CHECK: map_nested_forall_to_threads %{{.*}} block_dims = [64, 1, 1]
+// CHECK: map_nested_forall_to_threads %{{.*}} block_dims = [32, 1, 1]
 // CHECK: match attributes {vibegemm.combine}
 // CHECK: map_nested_forall_to_threads %{{.*}} block_dims = [256, 1, 1]
 func.func @layer_sum(%x: tensor<512x768xf32>) -> tensor<512xf32> {
