@@ -241,7 +241,7 @@ ChatResult ChatClient::completeWithCommand(const std::string &payload) const {
     result.error = "cannot create temporary files for the command provider";
     return result;
   }
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(in);
     llvm::sys::fs::remove(out);
     llvm::sys::fs::remove(err);
