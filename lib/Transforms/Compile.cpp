@@ -31,11 +31,18 @@ public:
     formOptions.gemmOnly = gemmOnly;
     pm.addPass(createVibeGemmPreparePass());
     pm.addPass(createVibeGemmFormDispatchesPass(formOptions));
-    pm.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
-    pm.addPass(createVibeGemmBuiltinSchedulePass({target}));
-    pm.addPass(createVibeGemmApplySchedulesPass());
-    pm.addPass(createVibeGemmLowerToPTXPass({target, optLevel}));
     if (failed(runPipeline(pm, getOperation())))
+      return signalPassFailure();
+    // Nothing for the GPU (gemm-only on a module without GEMMs): the
+    // module stays as the host flow gave it, prepared.
+    if (vibegemm::getDispatches(getOperation()).empty())
+      return;
+    OpPassManager back(ModuleOp::getOperationName());
+    back.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
+    back.addPass(createVibeGemmBuiltinSchedulePass({target}));
+    back.addPass(createVibeGemmApplySchedulesPass());
+    back.addPass(createVibeGemmLowerToPTXPass({target, optLevel}));
+    if (failed(runPipeline(back, getOperation())))
       signalPassFailure();
   }
 };

@@ -372,13 +372,31 @@ private:
       }
       op->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "generic"));
       SmallVector<Operation *> group = {op};
-      if (linalg::FillOp fill = initFill(linalgOp)) {
-        fill->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "init"));
-        group.insert(group.begin(), fill);
+      if (linalgOp.getNumReductionLoops() > 0) {
+        Operation *init = initFill(linalgOp);
+        if (!init)
+          init = copyInitIntoOwnTensor(linalgOp);
+        init->setAttr(kRoleAttr, StringAttr::get(op->getContext(), "init"));
+        group.insert(group.begin(), init);
       }
       outline(func, group, linalgOp, index++, /*generic=*/true);
     }
     return success();
+  }
+
+  /// `op` accumulates onto a tensor it does not own (an argument, a value
+  /// used elsewhere): copies it into a fresh one first, so the kernel
+  /// initialises its tiles as it would from a fill. Returns the copy.
+  static Operation *copyInitIntoOwnTensor(linalg::LinalgOp op) {
+    OpBuilder builder(op);
+    Value init = op.getDpsInits()[0];
+    auto type = cast<RankedTensorType>(init.getType());
+    Value empty = tensor::EmptyOp::create(builder, op.getLoc(), type.getShape(),
+                                          type.getElementType());
+    Operation *copy = linalg::CopyOp::create(builder, op.getLoc(), init, empty);
+    op->setOperand(op.getDpsInitOperand(0)->getOperandNumber(),
+                   copy->getResult(0));
+    return copy;
   }
 
   /// The root, its accumulator fill, and the fusable consumer chain.
@@ -386,19 +404,8 @@ private:
     SmallVector<Operation *> group;
     Value init = root.getDpsInits()[0];
     auto fill = init.getDefiningOp<linalg::FillOp>();
-    Operation *initOp = fill && fill->hasOneUse() ? fill.getOperation() : nullptr;
-    if (!initOp) {
-      // The GEMM accumulates onto a tensor it does not own: copy it into a
-      // fresh one first, so the kernel initialises its tiles like a fill.
-      OpBuilder builder(root);
-      auto type = cast<RankedTensorType>(init.getType());
-      Value empty = tensor::EmptyOp::create(builder, root.getLoc(),
-                                            type.getShape(),
-                                            type.getElementType());
-      initOp = linalg::CopyOp::create(builder, root.getLoc(), init, empty);
-      root->setOperand(root.getDpsInitOperand(0)->getOperandNumber(),
-                       initOp->getResult(0));
-    }
+    Operation *initOp = fill && fill->hasOneUse() ? fill.getOperation()
+                                                  : copyInitIntoOwnTensor(root);
     initOp->setAttr(kRoleAttr, StringAttr::get(root.getContext(), "init"));
     group.push_back(initOp);
     root->setAttr(kRoleAttr, StringAttr::get(root.getContext(), "root"));

@@ -98,7 +98,8 @@ def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
            "vibegemm-form-dispatches; TF32 changes accuracy)">,
     Option<"gemmOnly", "gemm-only", "bool", /*default=*/"false",
            "Compile only the GEMM dispatches and leave every other op in "
-           "the host functions, for a flow that compiles them itself">,
+           "the host functions, for a flow that compiles them itself (a "
+           "module without GEMMs comes back prepared, with no GPU code)">,
   ];
 }
 
@@ -267,8 +268,11 @@ def VibeGemmFormDispatchesPass
     Every other linalg op on tensors (elementwise ops, broadcasts,
     transposes, reductions, fills, a softmax no GEMM fused, decomposed)
     becomes a generic dispatch of its own, marked `vibegemm.generic`, its op
-    tagged `vibegemm.role = "generic"`; reshapes stay in host code. With
-    `gemm-only` those ops are left where they are.
+    tagged `vibegemm.role = "generic"`; reshapes stay in host code. A
+    reduction takes its init along (role `"init"`): the fill that starts it,
+    or, where it accumulates onto a tensor it does not own (an argument), a
+    `linalg.copy` of that tensor into a fresh one. With `gemm-only` those
+    ops are left where they are.
 
     Refused with an error at the offending op: dynamic shapes, GEMMs on
     element types other than f32, f16 and bf16, convolutions, absurd sizes,
