@@ -13,3 +13,4 @@ if which == "square": run(4096, 4096, 4096, torch.bfloat16)
 if which == "decode": run(16, 11008, 4096, torch.bfloat16, trans_b=True)
 if which == "gpt2":
     run(1024, 3072, 768, torch.float32); run(1024, 768, 3072, torch.float32)
+if which == "square_f32": run(4096, 4096, 4096, torch.float32)
