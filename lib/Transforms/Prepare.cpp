@@ -101,6 +101,18 @@ public:
       });
       if (dynamic.wasInterrupted())
         return signalPassFailure();
+      // A fresh tensor.empty holds no values: an op that accumulates onto
+      // one computes garbage on the GPU as anywhere else. Say so; the IR is
+      // still compiled as written.
+      func.walk([&](linalg::LinalgOp op) {
+        for (OpOperand &init : op.getDpsInitsMutable())
+          if (init.get().getDefiningOp<tensor::EmptyOp>() &&
+              op.payloadUsesValueFromOperand(&init))
+            op->emitWarning("reads its init, a tensor.empty whose values are "
+                            "undefined, as a starting value (an accumulator "
+                            "that was never filled?); the result is "
+                            "undefined");
+      });
     }
     OpPassManager pm(ModuleOp::getOperationName());
     bool hasTosa = module

@@ -17,3 +17,15 @@ func.func @dynamic_result(%a: tensor<64x64xf32>, %n: index) -> tensor<?x64xf32> 
   %e = tensor.empty(%n) : tensor<?x64xf32>
   return %e : tensor<?x64xf32>
 }
+
+// -----
+
+// An accumulator that was never filled: the op reads a tensor.empty's
+// undefined values as its starting point (tpp-mlir's batch-reduce GEMM test
+// does this). A warning, not an error: the IR is compiled as written.
+func.func @unfilled_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  // expected-warning @+1 {{reads its init, a tensor.empty whose values are undefined}}
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m : tensor<4x4xf32>
+}

@@ -233,6 +233,10 @@ def VibeGemmPreparePass : Pass<"vibegemm-prepare", "::mlir::ModuleOp"> {
     `vibegemm-fuse-producers` and `vibegemm-untie-epilogues` run, each
     followed by canonicalization and CSE. See docs/frontends.md for what
     each frontend emits and what this does to it.
+
+    Before any rewrite, dynamic shapes are refused at the value, and an op
+    that reads a `tensor.empty` init as its starting value (an accumulator
+    never filled) gets a warning: its result is undefined.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
