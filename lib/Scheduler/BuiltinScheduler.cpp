@@ -637,9 +637,9 @@ std::optional<TensorCoreTiling> chooseFfmaTiling(const GemmProblem &p,
 /// cuBLAS runs 768 tiles of 64x64 with 128 threads of 8x4 (Nsight Compute
 /// on an H100: 122 us against vibegemm's 162). So it races: the next
 /// smaller tile (where the 128x128 grid is short of two waves); the same
-/// tile with half the threads, each twice the
-/// outputs (more FFMAs per shared load); and where the grid is short, the
-/// 128x128 tile split along K until it fills the chip.
+/// tile with half the threads, each twice the outputs (more FFMAs per
+/// shared load); and where the grid is short, the 128x128 tile split along
+/// K until it fills the chip.
 llvm::SmallVector<TilingVariant, 4> ffmaVariants(const GemmProblem &p,
                                                  const SimtTiling &chosen,
                                                  const TargetInfo &target) {

@@ -458,22 +458,14 @@ public:
       if (measurement.enabled &&
           failed(raceAlternatives(module, dispatch, record)))
         return signalPassFailure();
+      size_t beforeLLM = record.winner;
       if (client && failed(tuneWithLLM(module, dispatch, record)))
         return signalPassFailure();
       // An LLM script ships only after a GPU ran it against the reference:
-      // without one, the best candidate no LLM wrote wins.
-      if (!measurement.enabled &&
-          record.candidates[record.winner].getAsObject()->getString(
-              "source") == "llm") {
+      // without one, the winner from before the LLM rounds stays.
+      if (!measurement.enabled && record.winner != beforeLLM) {
         record.unverifiedBest = record.winner;
-        record.winner = 0;
-        for (size_t i = 1; i < record.candidates.size(); ++i) {
-          const json::Object &c = *record.candidates[i].getAsObject();
-          if (c.getString("source") != "llm" &&
-              rankOf(c) <
-                  rankOf(*record.candidates[record.winner].getAsObject()))
-            record.winner = i;
-        }
+        record.winner = beforeLLM;
       }
       const json::Object &win = *record.candidates[record.winner].getAsObject();
       if (measurement.enabled && win.getString("status") != "ok") {

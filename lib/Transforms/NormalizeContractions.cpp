@@ -357,8 +357,7 @@ public:
     // leave more to normalise.
     (void)applyToPreparedFunctions(getOperation(), frozen);
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && !func->hasAttr(kIgnoreAttr) &&
-          !func->hasAttr(kDispatchAttr))
+      if (isPreparedFunction(func))
         dropUnitLoops(func);
     (void)applyToPreparedFunctions(getOperation(), frozen);
   }

@@ -28,13 +28,17 @@ LogicalResult
 vibegemm::applyToPreparedFunctions(ModuleOp module,
                                    const FrozenRewritePatternSet &patterns) {
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal() || func->hasAttr(kIgnoreAttr) ||
-        func->hasAttr(kDispatchAttr))
+    if (!isPreparedFunction(func))
       continue;
     // Not converging is no error: what is left is refused later, located.
     (void)applyPatternsGreedily(func, patterns);
   }
   return success();
+}
+
+bool vibegemm::isPreparedFunction(func::FuncOp func) {
+  return !func.isExternal() && !func->hasAttr(kIgnoreAttr) &&
+         !func->hasAttr(kDispatchAttr);
 }
 
 bool vibegemm::isDataMovementGeneric(linalg::GenericOp op) {
@@ -77,8 +81,7 @@ public:
     // The rewrites build static shapes: dynamic ones are refused here, at
     // the value, as dispatch formation would.
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || func->hasAttr(kIgnoreAttr) ||
-          func->hasAttr(kDispatchAttr))
+      if (!isPreparedFunction(func))
         continue;
       auto isDynamic = [](Type type) {
         auto shaped = dyn_cast<ShapedType>(type);

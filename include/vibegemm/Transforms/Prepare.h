@@ -8,6 +8,7 @@
 #ifndef VIBEGEMM_TRANSFORMS_PREPARE_H
 #define VIBEGEMM_TRANSFORMS_PREPARE_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -19,6 +20,10 @@ namespace mlir::vibegemm {
 /// marked `vibegemm.ignore` and is not a formed dispatch.
 LogicalResult applyToPreparedFunctions(ModuleOp module,
                                        const FrozenRewritePatternSet &patterns);
+
+/// Functions the preparation rewrites: defined, not `vibegemm.ignore`, not
+/// already a dispatch.
+bool isPreparedFunction(func::FuncOp func);
 
 /// A generic whose body only yields one of its inputs: a copy, transpose or
 /// broadcast, which folds into its users' indexing maps for free.
