@@ -158,3 +158,7 @@ std::string vibegemm::computeSignature(func::FuncOp dispatch) {
   os << "_" << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
   return key;
 }
+
+bool vibegemm::isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace mlir::vibegemm::runtime;
@@ -74,6 +75,48 @@ float mlir::vibegemm::runtime::halfToFloat(uint16_t bits) {
   if (exp == 31)
     return floatOf(sign | 0x7f800000 | (mant << 13));
   return floatOf(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+uint8_t mlir::vibegemm::runtime::floatToF8E4M3FN(float value) {
+  uint8_t sign = std::signbit(value) ? 0x80 : 0;
+  if (std::isnan(value))
+    return sign | 0x7f;
+  float a = std::fabs(value);
+  constexpr float kMinNormal = 0x1p-6f, kMax = 448.0f;
+  if (a < kMinNormal) // subnormal: multiples of 2^-9 (8 of them is 0x08)
+    return sign | static_cast<uint8_t>(std::nearbyint(a * 0x1p9f));
+  int exponent;
+  float fraction = std::frexp(a, &exponent); // a = fraction * 2^exponent
+  int mantissa = static_cast<int>(std::nearbyint((fraction * 2 - 1) * 8));
+  int biased = exponent - 1 + 7;
+  if (mantissa == 8) {
+    mantissa = 0;
+    ++biased;
+  }
+  if (a >= kMax || biased > 15 || (biased == 15 && mantissa == 7))
+    return sign | 0x7e; // 448
+  return sign | static_cast<uint8_t>(biased << 3 | mantissa);
+}
+
+float mlir::vibegemm::runtime::f8E4M3FNToFloat(uint8_t bits) {
+  int exponent = (bits >> 3) & 15, mantissa = bits & 7;
+  float magnitude =
+      (bits & 0x7f) == 0x7f ? std::numeric_limits<float>::quiet_NaN()
+      : exponent == 0       ? std::ldexp(static_cast<float>(mantissa), -9)
+                            : std::ldexp(1.0f + mantissa / 8.0f, exponent - 7);
+  return (bits & 0x80) ? -magnitude : magnitude;
+}
+
+uint8_t mlir::vibegemm::runtime::floatToF8E5M2(float value) {
+  uint16_t half = floatToHalf(value);
+  if ((half & 0x7c00) == 0x7c00 && (half & 0x3ff)) // NaN stays NaN
+    return static_cast<uint8_t>(half >> 8) | 0x02;
+  // The top byte of the f16, rounded to nearest even on the byte below.
+  return static_cast<uint8_t>((half + 0x7f + ((half >> 8) & 1)) >> 8);
+}
+
+float mlir::vibegemm::runtime::f8E5M2ToFloat(uint8_t bits) {
+  return halfToFloat(static_cast<uint16_t>(bits) << 8);
 }
 
 float mlir::vibegemm::runtime::roundToTf32(float value) {
@@ -142,6 +185,12 @@ void mlir::vibegemm::runtime::fillRandomNonZero(DType type, size_t count,
         std::memcpy(dst, &h, 2);
         break;
       }
+      case DType::F8E4M3FN:
+        *dst = floatToF8E4M3FN(v);
+        break;
+      case DType::F8E5M2:
+        *dst = floatToF8E5M2(v);
+        break;
       case DType::I64:
       case DType::I32:
       case DType::I8: {
@@ -192,6 +241,10 @@ double ElementSpan::operator[](size_t i) const {
   }
   case DType::I8:
     return static_cast<int8_t>(*src);
+  case DType::F8E4M3FN:
+    return f8E4M3FNToFloat(*src);
+  case DType::F8E5M2:
+    return f8E5M2ToFloat(*src);
   }
   return 0;
 }

@@ -28,6 +28,8 @@ size_t mlir::vibegemm::runtime::dtypeBytes(DType type) {
   case DType::BF16:
     return 2;
   case DType::I8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     return 1;
   }
   return 1;
@@ -49,6 +51,10 @@ const char *mlir::vibegemm::runtime::dtypeName(DType type) {
     return "i32";
   case DType::I8:
     return "i8";
+  case DType::F8E4M3FN:
+    return "f8e4m3fn";
+  case DType::F8E5M2:
+    return "f8e5m2";
   }
   return "?";
 }
@@ -81,6 +87,13 @@ double mlir::vibegemm::runtime::dtypeTolerance(DType type) {
     // over 8192 columns, largest output 3.6e-4, 2 ulps (3.8e-6) apart =
     // 1.06e-2, with rel L2 1.8e-4 (docs/benchmarks/h200-2026-12-04-flush).
     return 1.0 / 64;
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+    // FP8 inputs are exact in the reference; what differs is the
+    // accumulation: Hopper's FP8 wgmma keeps fewer bits than f32 between
+    // its adds (about 14, DeepSeek-V3's report). Measured on the H100 (see
+    // docs/runtime.md).
+    return 1.0 / 512;
   default:
     return 0;
   }
@@ -231,7 +244,8 @@ private:
     static const llvm::StringMap<DType> dtypes = {
         {"f32", DType::F32}, {"f16", DType::F16}, {"bf16", DType::BF16},
         {"f64", DType::F64}, {"i64", DType::I64}, {"i32", DType::I32},
-        {"i8", DType::I8}};
+        {"i8", DType::I8}, {"f8e4m3fn", DType::F8E4M3FN},
+        {"f8e5m2", DType::F8E5M2}};
     auto it = dtype ? dtypes.find(*dtype) : dtypes.end();
     if (it == dtypes.end())
       return setError(where + ": missing or unknown \"dtype\"");

@@ -262,7 +262,7 @@ struct LoadedPlan {
         static const std::map<DType, int> kDataType = {
             {DType::I8, 0},  {DType::I32, 3},  {DType::I64, 5},
             {DType::F16, 6}, {DType::F32, 7},  {DType::F64, 8},
-            {DType::BF16, 9}};
+            {DType::BF16, 9}, {DType::F8E4M3FN, 0}, {DType::F8E5M2, 0}};
         // The driver takes dimensions innermost first, and the byte
         // strides of all but the innermost.
         size_t rank = buffer.shape.size();

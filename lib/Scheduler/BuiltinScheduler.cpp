@@ -45,6 +45,10 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   };
   if (p.batched)
     return fail("batched GEMMs use the direct schedule for now");
+  // The staged copies' vectorization fails on 8-bit elements (seen on an
+  // FP8 linear with scales); the direct schedule widens each element.
+  if (isFloat8(p.lhsType))
+    return fail("FP8 operands use the direct schedule off the wgmma path");
   // A softmax counts among the epilogues but runs as a kernel of its own.
   int elementwise = p.epilogueOps - (p.hasSoftmax ? 1 : 0);
   if (elementwise > 1)
@@ -491,6 +495,35 @@ chooseTf32WgmmaTiling(const GemmProblem &p, const TargetInfo &target) {
   return t;
 }
 
+/// FP8 (f8E4M3FN or f8E5M2) on sm_90a: the wgmma kernel with K-tiles of
+/// 128 elements (one 128-byte swizzle row, as for bf16), legal only with
+/// both operands K-major (A stored [M, K], B stored [N, K], as serving
+/// stacks keep FP8 weights) and rows of 16 bytes. Tiles as for bf16: 128x256
+/// with two consumers, persistent with TMA stores, where they fill the
+/// chip; 128x128 with one consumer below a wave; 64x128 for decode-sized M.
+/// Elsewhere FP8 takes the SIMT path, which widens every element.
+std::optional<TensorCoreTiling> chooseFp8Tiling(const GemmProblem &p,
+                                                const TargetInfo &target) {
+  bool kMajor = !p.transposeA && p.transposeB;
+  if (target.name != "sm_90a" || !isFloat8(p.lhsType) ||
+      p.lhsType != p.rhsType || !p.accType.isF32() || !kMajor ||
+      p.k % 16 != 0 || p.batched || p.hasSoftmax)
+    return std::nullopt;
+  int64_t wide = tileCount(p, 128, 256);
+  TensorCoreTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
+                       : p.m <= 64            ? wgmmaTiling(64, 128, 1, 6)
+                                              : wgmmaTiling(128, 128, 1, 6);
+  t.blockK = 128;
+  if (wide >= target.smCount && p.resultType.getIntOrFloatBitWidth() == 16 &&
+      tmaStoresRows(p) && p.transcendentalOps == 0) {
+    t.persistentBlocks = target.smCount;
+    t.tmaStore = true;
+  }
+  if (wide >= target.smCount && p.k >= 512)
+    t.groupRows = 16;
+  return t;
+}
+
 /// f32 operands where the user allowed TF32 (the dispatch's
 /// `vibegemm.f32_precision`): the mma.sync kernel with m16n8k8 TF32 MMAs.
 /// f32 tiles take twice the shared memory of bf16 ones, so the widest tile
@@ -819,6 +852,10 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
   while (t.blockN > t.threadN && t.blockN / 2 >= problem.n)
     t.blockN /= 2;
   tryStagedPath(problem, t);
+  if (isFloat8(problem.lhsType)) {
+    t.tensorCore = chooseFp8Tiling(problem, target);
+    return t;
+  }
   t.tensorCore = chooseBlockReduceTiling(problem);
   if (!t.tensorCore)
     t.tensorCore = chooseTensorCoreTiling(problem, target);

@@ -35,6 +35,10 @@ std::string vibegemm::planDtype(Type type) {
     return "i32";
   if (type.isInteger(8))
     return "i8";
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3fn";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
   return "unknown";
 }
 

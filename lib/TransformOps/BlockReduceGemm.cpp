@@ -111,7 +111,7 @@ LogicalResult BlockReduceBuilder::analyseOperand(DotOperand &op,
 
 LogicalResult BlockReduceBuilder::analyse(std::string &why) {
   FailureOr<BlockGemm> analysed =
-      analyseBlockGemm(gemm, "the block reduction", why, /*allowF32=*/true);
+      analyseBlockGemm(gemm, "the block reduction", why);
   if (failed(analysed))
     return failure();
   facts = *analysed;

@@ -100,7 +100,7 @@ private:
 LogicalResult FfmaBuilder::analyse(std::string &why) {
   auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   FailureOr<BlockGemm> facts =
-      analyseBlockGemm(gemm, "ffma", why, /*allowF32=*/true);
+      analyseBlockGemm(gemm, "ffma", why);
   if (failed(facts))
     return failure();
   if (!facts->elementType.isF32())

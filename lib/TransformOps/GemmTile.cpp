@@ -425,7 +425,7 @@ LogicalResult vibegemm::checkF32Precision(const BlockGemm &facts,
 FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
                                                 StringRef path,
                                                 std::string &why,
-                                                bool allowF32) {
+                                                bool allowF8) {
   auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   BlockGemm g;
   if (!gemm.hasPureBufferSemantics())
@@ -449,14 +449,21 @@ FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
   g.numLoops = gemm.getNumLoops();
   Value a = gemm.getDpsInputs()[0], b = gemm.getDpsInputs()[1];
   g.elementType = getElementTypeOrSelf(a.getType());
-  if (g.elementType != getElementTypeOrSelf(b.getType()) ||
+  Type rhsElementType = getElementTypeOrSelf(b.getType());
+  if (isFloat8(g.elementType) && !allowF8)
+    return fail("FP8 operands run on gemm_to_wgmma only (sm_90a)");
+  if (isFloat8(g.elementType) && isFloat8(rhsElementType) &&
+      g.elementType != rhsElementType)
+    return fail("FP8 operands must share one format (both f8E4M3FN or both "
+                "f8E5M2)");
+  if (g.elementType != rhsElementType ||
       !(g.elementType.isF16() || g.elementType.isBF16() ||
-        (allowF32 && g.elementType.isF32())) ||
+        g.elementType.isF32() || (allowF8 && isFloat8(g.elementType))) ||
       !getElementTypeOrSelf(gemm.getDpsInits()[0].getType()).isF32())
-    return fail(path + (allowF32 ? " needs f16, bf16 or f32 operands and an "
-                                   "f32 accumulator"
-                                 : " needs f16 or bf16 operands and an f32 "
-                                   "accumulator"));
+    return fail(path + (allowF8 ? " needs f16, bf16, f32 or FP8 (f8E4M3FN, "
+                                  "f8E5M2) operands and an f32 accumulator"
+                                : " needs f16, bf16 or f32 operands and an "
+                                  "f32 accumulator"));
   return g;
 }
 

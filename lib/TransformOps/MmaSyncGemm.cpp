@@ -135,7 +135,7 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
   auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   bool tf32 = opt.precision != F32Precision::None;
   FailureOr<BlockGemm> facts =
-      analyseBlockGemm(gemm, "mma.sync", why, /*allowF32=*/true);
+      analyseBlockGemm(gemm, "mma.sync", why);
   if (failed(facts))
     return failure();
   if (failed(checkF32Precision(*facts, tf32, "mma.sync",

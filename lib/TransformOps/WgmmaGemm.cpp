@@ -50,8 +50,9 @@ using namespace mlir::vibegemm;
 
 namespace {
 
-/// A K-tile is one 128-byte swizzle row: 64 16-bit or 32 f32 elements
-/// (WgmmaBuilder::blockK); an MN-major B comes in boxes of 64 columns.
+/// A K-tile is one 128-byte swizzle row: 128 FP8, 64 16-bit or 32 f32
+/// elements (WgmmaBuilder::blockK); an MN-major B comes in boxes of 64
+/// columns.
 constexpr int64_t kKTileBytes = 128;
 constexpr int64_t kBoxN = 64;
 constexpr int64_t kWarpgroup = 128;
@@ -471,7 +472,7 @@ private:
 LogicalResult WgmmaBuilder::analyse(std::string &why) {
   auto fail = [&](const Twine &msg) { return refuse(why, msg); };
   FailureOr<BlockGemm> facts =
-      analyseBlockGemm(gemm, "wgmma", why, /*allowF32=*/true);
+      analyseBlockGemm(gemm, "wgmma", why, /*allowF8=*/true);
   if (failed(facts))
     return failure();
   bool tf32 = opt.precision == F32Precision::Tf32;
@@ -553,6 +554,11 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
     return fail("TF32 wgmma reads both operands K-major: A stored [M, K] "
                 "and B stored [N, K] (x * W^T); other layouts take "
                 "gemm_to_mma_sync {f32_precision = \"tf32\"}");
+  // So does FP8, and no other path takes it.
+  if (isFloat8(elementType) && (!lhsKMajor || !rhsKMajor))
+    return fail("FP8 wgmma reads both operands K-major: A stored [M, K] "
+                "and B stored [N, K] (x * W^T, as FP8 weights are kept); "
+                "transpose the other layouts before the GEMM");
   unsigned rootRank = tma3d() ? 3 : 2;
   for (TmaOperand *op : {&lhs, &rhs}) {
     if (failed(checkTmaBuffer(op->root, rootRank, elementBytes, launch,
@@ -1038,9 +1044,11 @@ scf::ForOp WgmmaBuilder::emitConsumer(Value kTiles, Value kStart) {
   Value signals = cmp(arith::CmpIPredicate::eq, rem(tid, kWarpgroup), c(0));
   auto loop = scf::ForOp::create(b, loc, c(0), kTiles, c(1),
                                  SmallVector<Value>(groups, zeros));
-  auto wgmmaType = elementType.isF32()   ? NVVM::WGMMATypes::tf32
-                   : elementType.isF16() ? NVVM::WGMMATypes::f16
-                                         : NVVM::WGMMATypes::bf16;
+  auto wgmmaType = elementType.isF32()                ? NVVM::WGMMATypes::tf32
+                   : elementType.isF16()              ? NVVM::WGMMATypes::f16
+                   : elementType.isBF16()             ? NVVM::WGMMATypes::bf16
+                   : isa<Float8E4M3FNType>(elementType) ? NVVM::WGMMATypes::e4m3
+                                                      : NVVM::WGMMATypes::e5m2;
   auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
   auto layout = [&](NVVM::MMALayout l) {
     return NVVM::MMALayoutAttr::get(ctx, l);

@@ -52,7 +52,8 @@ Value toF32(OpBuilder &b, Location loc, Value value) {
 }
 
 /// A tensor of `type` whose elements are small non-zero multiples of 1/16
-/// that vary along every dimension (exact in bf16), different per `seed`.
+/// that vary along every dimension (exact in bf16), different per `seed`;
+/// FP8 tensors get codes of values in [1/4, 1] (e4m3fn) instead.
 FailureOr<Value> makeInput(OpBuilder &b, Location loc, RankedTensorType type,
                            int64_t seed, double scale) {
   static const int64_t kStrides[] = {7, 13, 5, 3, 11, 17};
@@ -70,6 +71,26 @@ FailureOr<Value> makeInput(OpBuilder &b, Location loc, RankedTensorType type,
         Value mod = arith::RemUIOp::create(
             nb, nl, sum, arith::ConstantIndexOp::create(nb, nl, 17));
         Value asInt = arith::IndexCastOp::create(nb, nl, nb.getI64Type(), mod);
+        if (isFloat8(type.getElementType())) {
+          // FP8 has no narrowing lowering: codes 0x28-0x38 (finite in both
+          // formats), negative where the index sum is odd.
+          Value i8 = arith::TruncIOp::create(nb, nl, nb.getI8Type(), asInt);
+          Value code = arith::OrIOp::create(
+              nb, nl,
+              arith::AddIOp::create(
+                  nb, nl, i8,
+                  arith::ConstantIntOp::create(nb, nl, nb.getI8Type(), 0x28)),
+              arith::ShLIOp::create(
+                  nb, nl,
+                  arith::AndIOp::create(
+                      nb, nl, i8,
+                      arith::ConstantIntOp::create(nb, nl, nb.getI8Type(), 1)),
+                  arith::ConstantIntOp::create(nb, nl, nb.getI8Type(), 7)));
+          tensor::YieldOp::create(
+              nb, nl,
+              arith::BitcastOp::create(nb, nl, type.getElementType(), code));
+          return;
+        }
         Value asFloat =
             arith::SIToFPOp::create(nb, nl, nb.getF32Type(), asInt);
         // (r - 8.5) / 16: in [-0.53, 0.47], never 0.

@@ -260,12 +260,17 @@ private:
                          "vibegemm compiles linalg on tensors; this GEMM "
                          "works on memrefs (write it on tensors, or "
                          "bufferize after vibegemm)");
-      for (Value operand : root->getOperands()) {
-        Type elt = getElementTypeOrSelf(operand.getType());
-        if (!elt.isF32() && !elt.isF16() && !elt.isBF16())
+      for (OpOperand &operand : root->getOpOperands()) {
+        Type elt = getElementTypeOrSelf(operand.get().getType());
+        // FP8 inputs accumulate in f32 (the init is f32).
+        bool fp8Input = isFloat8(elt) && root.isDpsInput(&operand) &&
+                        getElementTypeOrSelf(root.getDpsInits()[0].getType())
+                            .isF32();
+        if (!elt.isF32() && !elt.isF16() && !elt.isBF16() && !fp8Input)
           return emitError(root->getLoc(), "GEMM element type ")
                  << elt << " is not supported; vibegemm compiles f32, f16 "
-                 << "and bf16 operands (f32 accumulation)";
+                 << "and bf16 operands (f32 accumulation), and FP8 "
+                 << "(f8E4M3FN, f8E5M2) inputs into an f32 accumulator";
       }
       FailureOr<linalg::ContractionDimensions> dims =
           linalg::inferContractionDims(root);

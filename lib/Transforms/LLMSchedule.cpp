@@ -28,6 +28,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -250,7 +251,10 @@ double rooflineMs(const GemmProblem &p, const vibegemm::TargetInfo &t) {
   double moved = p.batch * (double(p.m) * p.k * bytes(p.lhsType) +
                             double(p.k) * p.n * bytes(p.rhsType) +
                             double(p.m) * p.n * bytes(p.resultType));
-  double peak = p.lhsType.isF32() ? t.peakFp32Tflops : t.peakBf16Tflops;
+  double peak = p.lhsType.isF32() ? t.peakFp32Tflops
+                 : isFloat8(p.lhsType) && t.peakFp8Tflops > 0
+                     ? t.peakFp8Tflops
+                     : t.peakBf16Tflops;
   double computeMs = p.flops() / (peak * 1e12) * 1e3;
   double memoryMs = moved / (t.dramGBps * 1e9) * 1e3;
   return std::max(computeMs, memoryMs);
@@ -335,6 +339,10 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The auto choice stands for this run only: the option keeps "auto" for
+    // the next module this pass instance runs on.
+    llvm::scope_exit keepRequestedTarget(
+        [this, requested = std::string(target)] { target = requested; });
     if (target == "auto") {
       // The GPU here decides; without one, portable sm_90.
       bool found = probeGpu();

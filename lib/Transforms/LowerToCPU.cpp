@@ -26,7 +26,7 @@ namespace {
 /// Unused private symbols (torch-mlir's ml_program globals) are dropped;
 /// math functions LLVM has no intrinsic for (erf) call libm.
 constexpr llvm::StringLiteral kCpuLoweringPipeline =
-    "symbol-dce,convert-linalg-to-loops,"
+    "symbol-dce,convert-linalg-to-loops,vibegemm-widen-float8,"
     "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
     "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
     "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"

@@ -49,7 +49,8 @@ std::string devicePipeline(const TargetInfo &target, unsigned optLevel) {
   // shared-memory stores; what remains after it is lowered last.
   return llvm::formatv(
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
-      "gpu.module(convert-linalg-to-loops,convert-nvgpu-to-nvvm,"
+      "gpu.module(convert-linalg-to-loops,vibegemm-widen-float8,"
+      "convert-nvgpu-to-nvvm,"
       "convert-vector-to-scf{{full-unroll=true target-rank=1},lower-affine,"
       "convert-scf-to-cf,canonicalize,expand-strided-metadata,lower-affine,"
       "convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=true},"

@@ -84,6 +84,33 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// FP8 operands are wgmma's only (sm_90a).
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @f8_operands(%a: memref<32x64xf8E4M3FN>, %b: memref<32x64xf8E4M3FN>, %c: memref<32x32xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%a, %b : memref<32x64xf8E4M3FN>, memref<32x64xf8E4M3FN>) outs(%c : memref<32x32xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{FP8 operands run on gemm_to_wgmma only (sm_90a)}}
+    %loop = transform.vibegemm.gemm_to_mma_sync %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 #mA = affine_map<(m, n, k) -> (m, k)>
 #mBt = affine_map<(m, n, k) -> (n, k)>
 #mC = affine_map<(m, n, k) -> (m, n)>

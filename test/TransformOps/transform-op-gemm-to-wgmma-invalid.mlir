@@ -1009,3 +1009,57 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// FP8 wgmma reads both operands K-major only: B stored [K, N] is refused.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @f8_b_kn(%a: memref<128x128xf8E4M3FN>, %b: memref<128x128xf8E4M3FN>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x128xf8E4M3FN>, memref<128x128xf8E4M3FN>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{FP8 wgmma reads both operands K-major: A stored [M, K] and B stored [N, K] (x * W^T, as FP8 weights are kept); transpose the other layouts before the GEMM}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// FP8 operands of two formats are refused.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @f8_mixed(%a: memref<128x128xf8E4M3FN>, %b: memref<128x128xf8E5M2>, %c: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x128xf8E4M3FN>, memref<128x128xf8E5M2>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{FP8 operands must share one format (both f8E4M3FN or both f8E5M2)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

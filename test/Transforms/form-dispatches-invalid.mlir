@@ -16,6 +16,15 @@ func.func @f64(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>, %c: tensor<64x64xf6
 
 // -----
 
+// FP8 inputs need an f32 accumulator.
+func.func @f8_into_bf16(%a: tensor<64x64xf8E4M3FN>, %b: tensor<64x64xf8E4M3FN>, %c: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @+1 {{GEMM element type 'f8E4M3FN' is not supported; vibegemm compiles f32, f16 and bf16 operands (f32 accumulation), and FP8 (f8E4M3FN, f8E5M2) inputs into an f32 accumulator}}
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN>) outs(%c : tensor<64x64xbf16>) -> tensor<64x64xbf16>
+  return %r : tensor<64x64xbf16>
+}
+
+// -----
+
 func.func @conv(%i: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %o: tensor<1x8x30x30xf32>) -> tensor<1x8x30x30xf32> {
   // expected-error @+1 {{convolutions are not supported}}
   %r = linalg.conv_2d_nchw_fchw ins(%i, %w : tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) outs(%o : tensor<1x8x30x30xf32>) -> tensor<1x8x30x30xf32>

@@ -27,6 +27,46 @@ TEST(HostCheck, HalfAndBf16RoundTripAndRoundToNearestEven) {
   EXPECT_TRUE(std::isnan(bf16ToFloat(floatToBf16(NAN))));
 }
 
+TEST(HostCheck, Fp8DecodesEveryCodeAndRoundsToNearestEven) {
+  // Values from the OCP FP8 specification's tables.
+  EXPECT_EQ(f8E4M3FNToFloat(0x38), 1.0f);
+  EXPECT_EQ(f8E4M3FNToFloat(0x7e), 448.0f);
+  EXPECT_EQ(f8E4M3FNToFloat(0x08), 0x1p-6f); // smallest normal
+  EXPECT_EQ(f8E4M3FNToFloat(0x01), 0x1p-9f); // smallest subnormal
+  EXPECT_EQ(f8E4M3FNToFloat(0xb8), -1.0f);
+  EXPECT_TRUE(std::isnan(f8E4M3FNToFloat(0x7f)));
+  EXPECT_TRUE(std::isnan(f8E4M3FNToFloat(0xff)));
+  EXPECT_EQ(f8E5M2ToFloat(0x3c), 1.0f);
+  EXPECT_EQ(f8E5M2ToFloat(0x7b), 57344.0f);
+  EXPECT_EQ(f8E5M2ToFloat(0x01), 0x1p-16f);
+  EXPECT_TRUE(std::isinf(f8E5M2ToFloat(0x7c)));
+  EXPECT_TRUE(std::isnan(f8E5M2ToFloat(0x7e)));
+  // Every finite code encodes back to itself (zeros keep their sign).
+  for (int code = 0; code < 256; ++code) {
+    float e4m3 = f8E4M3FNToFloat(code), e5m2 = f8E5M2ToFloat(code);
+    if (!std::isnan(e4m3))
+      EXPECT_EQ(floatToF8E4M3FN(e4m3), code) << code;
+    if (std::isfinite(e5m2))
+      EXPECT_EQ(floatToF8E5M2(e5m2), code) << code;
+  }
+  // Ties go to the even code; e4m3fn saturates, e5m2 overflows.
+  EXPECT_EQ(floatToF8E4M3FN(1.0f + 1.0f / 16), 0x38);
+  EXPECT_EQ(floatToF8E4M3FN(1.0f + 3.0f / 16), 0x3a);
+  EXPECT_EQ(floatToF8E4M3FN(1e6f), 0x7e);
+  EXPECT_EQ(floatToF8E4M3FN(-1e6f), 0xfe);
+  EXPECT_EQ(floatToF8E5M2(1.0f + 1.0f / 8), 0x3c);
+  EXPECT_EQ(floatToF8E5M2(1.0f + 3.0f / 8), 0x3e);
+  EXPECT_TRUE(std::isinf(f8E5M2ToFloat(floatToF8E5M2(1e6f))));
+  // Random inputs are FP8 values in [1/8, 1] in magnitude.
+  std::vector<uint8_t> bytes;
+  fillRandomNonZero(DType::F8E4M3FN, 4096, 3, bytes);
+  ElementSpan span = ElementSpan::of(DType::F8E4M3FN, bytes);
+  for (size_t i = 0; i < span.count; ++i) {
+    EXPECT_GE(std::fabs(span[i]), 0.125);
+    EXPECT_LE(std::fabs(span[i]), 1.0);
+  }
+}
+
 TEST(HostCheck, Tf32RoundsToNearestTiesAwayFromZero) {
   // TF32 keeps 10 mantissa bits: 1 + 2^-10 is exact, 1 + 2^-11 a tie.
   EXPECT_EQ(roundToTf32(1.0f + 1.0f / 1024), 1.0f + 1.0f / 1024);

@@ -115,6 +115,9 @@ std::string computeSignature(func::FuncOp dispatch);
 /// Short name of an element type ("f32", "bf16", ...).
 std::string typeName(Type type);
 
+/// f8E4M3FN or f8E5M2, the FP8 formats Hopper's wgmma reads.
+bool isFloat8(Type type);
+
 } // namespace mlir::vibegemm
 
 #endif // VIBEGEMM_ANALYSIS_DISPATCHINFO_H

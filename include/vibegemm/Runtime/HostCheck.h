@@ -27,6 +27,12 @@ uint16_t floatToBf16(float value);
 float bf16ToFloat(uint16_t bits);
 uint16_t floatToHalf(float value);
 float halfToFloat(uint16_t bits);
+/// FP8, rounded to nearest even; e4m3fn saturates at +-448 (it has no
+/// infinity), e5m2 overflows to infinity as f16 does.
+uint8_t floatToF8E4M3FN(float value);
+float f8E4M3FNToFloat(uint8_t bits);
+uint8_t floatToF8E5M2(float value);
+float f8E5M2ToFloat(uint8_t bits);
 /// Rounds to TF32 (10 explicit mantissa bits) the way `cvt.rna.tf32.f32`
 /// does: to nearest, ties away from zero.
 float roundToTf32(float value);

@@ -18,7 +18,7 @@
 
 namespace mlir::vibegemm::runtime {
 
-enum class DType { F32, F16, BF16, F64, I64, I32, I8 };
+enum class DType { F32, F16, BF16, F64, I64, I32, I8, F8E4M3FN, F8E5M2 };
 
 /// Bytes per element.
 size_t dtypeBytes(DType type);

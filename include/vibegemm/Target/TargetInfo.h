@@ -27,6 +27,7 @@ struct TargetInfo {
   int registersPerSm;
   double peakFp32Tflops;
   double peakBf16Tflops;
+  double peakFp8Tflops; ///< Dense; 0 where the tensor cores take no FP8.
   double dramGBps;
 };
 

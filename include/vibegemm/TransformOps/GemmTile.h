@@ -9,6 +9,8 @@
 #ifndef VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
 #define VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
 
+#include "vibegemm/Analysis/DispatchInfo.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -35,14 +37,16 @@ struct EpilogueChain {
 
 /// What the GEMM rewrites first establish about their target: a bufferized
 /// two-operand contraction with one M, N and K dimension inside a
-/// gpu.launch, f16 or bf16 (or, where allowed, f32) operands and an f32
-/// accumulator. The kernel builders keep these facts as their base.
+/// gpu.launch, f16, bf16 or f32 (or, where allowed, FP8) operands and an
+/// f32 accumulator. The kernel builders keep these facts as their base.
 struct BlockGemm {
   gpu::LaunchOp launch;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   SmallVector<unsigned> batchDims;
-  Type elementType;
+  Type elementType; // both operands'
+
 };
+
 
 /// An analysis's refusal: sets `why` to `msg` and fails.
 inline LogicalResult refuse(std::string &why, const Twine &msg) {
@@ -51,10 +55,10 @@ inline LogicalResult refuse(std::string &why, const Twine &msg) {
 }
 
 /// Checks `gemm` is such a contraction; `path` names the instruction in
-/// the element-type diagnostic ("mma.sync", "wgmma"). `allowF32` also
-/// accepts f32 operands (paths without tensor cores).
+/// the element-type diagnostic ("mma.sync", "wgmma"). `allowF8` also
+/// accepts FP8 operands (wgmma only).
 FailureOr<BlockGemm> analyseBlockGemm(linalg::LinalgOp gemm, StringRef path,
-                                      std::string &why, bool allowF32 = false);
+                                      std::string &why, bool allowF8 = false);
 
 /// f32 operands run on a tensor-core `path` only under an f32_precision it
 /// offers (`offered`, e.g. `"tf32" or "3xtf32"`), and an f32_precision

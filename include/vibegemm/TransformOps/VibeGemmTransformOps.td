@@ -229,6 +229,13 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     marks the enclosing function with `vibegemm.f32_precision` for the
     launch plan. (`"3xtf32"` is refused: it runs on `gemm_to_mma_sync`.)
 
+    FP8 operands (`f8E4M3FN` or `f8E5M2`, both of one format; the accumulator
+    f32) run only here: K-tiles of 128 elements (one 128-byte swizzle row,
+    loaded by TMA as bytes), MMAs `m64nNk32` `.e4m3` or `.e5m2` accumulating
+    in f32 registers. wgmma reads 8-bit operands K-major only, so A must be
+    stored `[M, K]` and B `[N, K]` (as FP8 weights are kept); per-tensor
+    scales are the epilogue's (a `linalg.generic` reading 0-d tensors).
+
     Persistent kernel (`persistent_blocks = P`, 0 by default): the launch
     gets `min(P, tiles)` blocks (P is usually the SM count) and each role
     loops over the tiles `block id, block id + P, ...` in the launch's

@@ -279,7 +279,8 @@ def VibeGemmFormDispatchesPass
     ops are left where they are.
 
     Refused with an error at the offending op: dynamic shapes, GEMMs on
-    element types other than f32, f16 and bf16, convolutions, absurd sizes,
+    element types other than f32, f16 and bf16 (or FP8 inputs, f8E4M3FN and
+    f8E5M2, into an f32 accumulator), convolutions, absurd sizes,
     ops with no kernel (named with the reason), and modules with nothing to
     compile.
   }];
@@ -333,6 +334,20 @@ def VibeGemmCpuCheckHarnessPass
            "an f16/bf16 accumulator as written closer to vibegemm's f32 "
            "one">,
   ];
+}
+
+def VibeGemmWidenFloat8Pass : Pass<"vibegemm-widen-float8"> {
+  let summary = "Lower arith.extf from FP8 to integer arithmetic";
+  let description = [{
+    `arith.extf` from `f8E4M3FN` or `f8E5M2` (scalars or vectors) becomes a
+    bitcast to i8 and integer arithmetic that builds an f16 of the same
+    value (e5m2) or of the value times 2^-8 (e4m3fn), widened and scaled
+    exactly; e4m3fn's NaN encodings (0x7f, 0xff) give NaN. Neither
+    arith-to-llvm nor gpu-to-nvvm lowers these conversions, so both
+    lowering pipelines (`vibegemm-lower-to-ptx`, `vibegemm-lower-to-cpu`)
+    run this pass before them. Other ops are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def VibeGemmLowerToCPUPass : Pass<"vibegemm-lower-to-cpu", "::mlir::ModuleOp"> {
