@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Runtime/Plan.h"
+#include "vibegemm/Runtime/PtxSignature.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -376,6 +377,59 @@ private:
                         ": expected buffer, i64, i32, f32 or tensor_map");
       }
       launch.args.push_back(std::move(arg));
+    }
+    return checkAgainstEntry(where, launch);
+  }
+
+  static const char *argKindName(PlanArg::Kind kind) {
+    switch (kind) {
+    case PlanArg::Kind::Buffer:
+      return "buffer address";
+    case PlanArg::Kind::I64:
+      return "i64";
+    case PlanArg::Kind::I32:
+      return "i32";
+    case PlanArg::Kind::F32:
+      return "f32";
+    case PlanArg::Kind::TensorMap:
+      return "tensor map address";
+    }
+    return "?";
+  }
+
+  /// The driver copies each argument by the size the kernel declares and
+  /// cannot tell a 4-byte value from an 8-byte one: check them here.
+  bool checkAgainstEntry(const std::string &where, const PlanLaunch &launch) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(launch.ptxPath);
+    if (!text)
+      return setError(where + ": cannot read its PTX file");
+    std::string why;
+    std::optional<PtxEntry> entry =
+        findPtxEntry((*text)->getBuffer(), launch.kernel, why);
+    if (!entry)
+      return setError(where + ": " +
+                      (why.empty() ? "no .entry '" + launch.kernel +
+                                         "' in its PTX file"
+                                   : why));
+    if (entry->params.size() != launch.args.size())
+      return setError(llvm::formatv("{0}: passes {1} arguments; .entry {2} "
+                                    "takes {3}",
+                                    where, launch.args.size(), launch.kernel,
+                                    entry->params.size()));
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip_equal(launch.args, entry->params))) {
+      auto &[arg, param] = pair;
+      // Buffers and tensor maps go by device address.
+      bool isFloat = arg.kind == PlanArg::Kind::F32;
+      unsigned bytes = arg.kind == PlanArg::Kind::I32 || isFloat ? 4 : 8;
+      if (param.isArray || param.bytes != bytes || param.isFloat() != isFloat)
+        return setError(llvm::formatv(
+            "{0}.args[{1}]: a {2}-byte {3} argument, but parameter {4} of "
+            ".entry {5} is {6}{7} ({8} bytes)",
+            where, i, bytes, argKindName(arg.kind),
+            param.name, launch.kernel, param.type,
+            param.isArray ? " array" : "", param.bytes));
     }
     return true;
   }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "vibegemm/Runtime/Plan.h"
 #include "vibegemm/Runtime/Isolation.h"
 #include "vibegemm/Runtime/PlanRunner.h"
 
@@ -58,6 +59,11 @@ static cl::opt<ReferenceMode> reference(
 static cl::opt<bool> verifyOnly("verify-only",
                                 cl::desc("Verify without timing"),
                                 cl::cat(category));
+static cl::opt<bool> validateOnly(
+    "validate-only",
+    cl::desc("Check the plan (and its reference plan) against its PTX "
+             "without a GPU: exit 0 when valid, 2 with the reason if not"),
+    cl::cat(category));
 static cl::opt<bool> probe("probe",
                            cl::desc("Say whether a GPU is usable (exit 0) or "
                                     "not (exit 3)"),
@@ -136,6 +142,20 @@ int main(int argc, char **argv) {
     llvm::errs() << "vibegemm-run: no plan given (usage: vibegemm-run "
                     "PLAN.json)\n";
     return 2;
+  }
+  if (validateOnly) {
+    llvm::Expected<Plan> plan = loadPlan(planPath);
+    if (plan && !plan->referencePlan.empty())
+      if (llvm::Expected<Plan> ref = loadPlan(plan->referencePlan); !ref)
+        plan = llvm::Expected<Plan>(ref.takeError());
+    if (!plan) {
+      llvm::errs() << "vibegemm-run: " << llvm::toString(plan.takeError())
+                   << "\n";
+      return 2;
+    }
+    llvm::outs() << planPath << ": valid (" << plan->launches.size()
+                 << " launches, " << plan->buffers.size() << " buffers)\n";
+    return 0;
   }
   if (!compare.empty() && compare != "cublas") {
     llvm::errs() << "vibegemm-run: --compare takes 'cublas', not '" << compare

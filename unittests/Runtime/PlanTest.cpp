@@ -11,7 +11,7 @@ using namespace mlir::vibegemm::runtime;
 
 namespace {
 
-/// A directory holding an (empty) PTX file for plans to point at.
+/// A directory holding a PTX file declaring the kernel plans launch.
 class PlanTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -19,7 +19,12 @@ protected:
     llvm::SmallString<128> ptx(dir);
     llvm::sys::path::append(ptx, "k.ptx");
     std::error_code ec;
-    llvm::raw_fd_ostream(ptx, ec) << "// empty\n";
+    llvm::raw_fd_ostream(ptx, ec)
+        << ".visible .entry k0(\n\t.param .u64 .ptr .align 1 k0_param_0,\n"
+           "\t.param .u64 .ptr .align 1 k0_param_1,\n"
+           "\t.param .u64 .ptr .align 1 k0_param_2,\n"
+           "\t.param .u64 k0_param_3,\n\t.param .u32 k0_param_4,\n"
+           "\t.param .f32 k0_param_5\n)\n{\n\tret;\n}\n";
     planPath = (dir + "/p.plan.json").str();
   }
   void TearDown() override { llvm::sys::fs::remove_directories(dir); }
@@ -111,6 +116,12 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
               "\"verify_scale\" must be in (0, 1]");
   expectError("\"dtype\": \"f32\"}", "\"dtype\": \"f32\", \"verify_scale\": 0.5}",
               "on an input");
+  expectError("\"kernel\": \"k0\"", "\"kernel\": \"k\"", "no .entry 'k'");
+  expectError("{\"f32\": 0.5}", "{\"i32\": 1}",
+              "a 4-byte i32 argument, but parameter k0_param_5");
+  expectError("{\"i32\": 2}", "{\"i64\": 2}",
+              "a 8-byte i64 argument, but parameter k0_param_4");
+  expectError("{\"i32\": 2},", "", "passes 5 arguments; .entry k0 takes 6");
   expectError("\"target\": \"sm_90\"",
               "\"target\": \"sm_90\", \"f32_precision\": \"fp8\"",
               "\"f32_precision\" must be \"tf32\" or \"3xtf32\"");
