@@ -8,7 +8,7 @@ dest=${1:?output directory}
 mkdir -p "$dest"
 source tools/gpu/env.sh
 python3 test/Runtime/adversarial/check.py --vibegemm-run build/bin/vibegemm-run \
-  --cases test/Runtime/adversarial --json-out "$dest/adversarial.json" 2>&1 | tail -3 | tee "$dest/final.log"
+  --cases test/Runtime/Inputs --json-out "$dest/adversarial.json" 2>&1 | tail -3 | tee "$dest/final.log"
 python3 -c "
 import sys; sys.path.insert(0, 'python/bench')
 import problems

@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv | tee "$out/su
 echo "cuBLAS: ${VIBEGEMM_LIBCUBLAS:-default search}" | tee -a "$out/summary.txt"
 
 python3 test/Runtime/adversarial/check.py --vibegemm-run build/bin/vibegemm-run \
-  --cases test/Runtime/adversarial --json-out "$out/adversarial.json" 2>&1 |
+  --cases test/Runtime/Inputs --json-out "$out/adversarial.json" 2>&1 |
   tee -a "$out/summary.txt"
 
 for ex in gemm_f32 gemm_bias_gelu_bf16 mlp_block_f16; do

@@ -68,13 +68,14 @@ class CannotRun(Exception):
 
 def parse_args(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    inputs = os.path.normpath(os.path.join(here, os.pardir, "Inputs"))
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--vibegemm-run", required=True, metavar="PATH",
                    help="the vibegemm-run executable (a name on PATH or a "
                         "path)")
-    p.add_argument("--cases", default=here, metavar="DIR",
+    p.add_argument("--cases", default=inputs, metavar="DIR",
                    help="directory holding the *.plan.json cases "
-                        "(default: this script's directory)")
+                        "(default: test/Runtime/Inputs)")
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="vibegemm-run's per-run timeout in seconds "
                         "(default: %(default)s)")
@@ -84,12 +85,19 @@ def parse_args(argv):
 
 
 def load_cases(cases_dir):
-    """Return [(name, path, plan)] for every plan with an "expect" key."""
+    """Return [(name, path, plan)] for every plan with an "expect" key.
+
+    The other plans beside them (test/Runtime/Inputs also holds malformed
+    plans for plan-errors.test, some not even JSON) are skipped.
+    """
     cases = []
     for path in glob.glob(os.path.join(cases_dir, "*.plan.json")):
         with open(path, encoding="utf-8") as f:
-            plan = json.load(f)
-        if "expect" not in plan:
+            try:
+                plan = json.load(f)
+            except ValueError:
+                continue
+        if not isinstance(plan, dict) or "expect" not in plan:
             continue
         name = os.path.basename(path)[:-len(".plan.json")]
         cases.append((name, path, plan))
