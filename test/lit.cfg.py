@@ -9,7 +9,10 @@ from lit.llvm import llvm_config
 config.name = "VIBEGEMM"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# test/lib holds the test infrastructure (the fake LLM server, the report.html
+# checker), no tests.
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.vibegemm_obj_root, "test")
 

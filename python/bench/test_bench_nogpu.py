@@ -261,7 +261,7 @@ class ReportTest(unittest.TestCase):
         res = synthetic_results()
         with tempfile.TemporaryDirectory() as tmp:
             paths = report.write_all(res, os.path.join(tmp, "h200-test"),
-                                     reproduce_gpu="bash tools/dist/with-libs.sh X")
+                                     reproduce_gpu="bash utils/dist/with-libs.sh X")
             self.assertEqual(len(paths), 4)
             with open(os.path.join(tmp, "h200-test", "table.md")) as f:
                 table = f.read()
@@ -278,7 +278,7 @@ class ReportTest(unittest.TestCase):
         self.assertIn("wrong-result [", table)
         self.assertIn("harness-timeout [", table)
         self.assertIn("| 2 | bf16 |", table)   # geometric-mean row
-        self.assertIn("\nbash tools/dist/with-libs.sh X\n", readme)
+        self.assertIn("\nbash utils/dist/with-libs.sh X\n", readme)
         self.assertNotIn("REPRODUCE-GPU", readme)
         self.assertIn("NVIDIA H200", readme)
         # l1_square_f32: vibegemm 1 ms, cuBLAS 0.5 ms -> ratio 0.5.

@@ -37,7 +37,7 @@ def flush_bytes():
 GRAPH_BELOW_MS = 0.010
 # The H200 boosts to 1980 MHz from idle and settles near 1450 MHz at its
 # 700 W limit within a few hundred ms of full load (cuBLAS 4096^3: 0.177 ms
-# cold, 0.219 ms loaded; tools/gpu/power-state.py), so both sides are timed
+# cold, 0.219 ms loaded; docs/benchmarks/h200-2026-12-04-sustained/power-state.py), so both sides are timed
 # after this much back-to-back load.
 SUSTAIN_S = 0.5
 TIMING_NOTE = ("warm-up and 0.5 s of untimed runs (sustained-load clock), then the median "

@@ -3,7 +3,7 @@
 # plans of the scaled GPT-2 MLP and BERT FFN frontend files beside eager
 # PyTorch. Needs .bench/ (artifacts compiled here, see README.md),
 # .dist/run-libs.tar.xz (or libraries already unpacked to /tmp/vg/lib by
-# tools/gpu/env.sh) and build/bin/vibegemm-run carried.
+# utils/gpu/env.sh) and build/bin/vibegemm-run carried.
 # ART=DIR times the plans compiled under DIR instead of .bench (e.g. ones
 # compiled on the GPU machine with measure=on); SKIP_TORCH=1 skips PyTorch.
 set -uo pipefail

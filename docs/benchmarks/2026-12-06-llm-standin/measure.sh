@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (repo root; build/bin/vibegemm-run and its
-# libraries carried, see tools/gpu/env.sh): verifies and times the built-in
+# libraries carried, see utils/gpu/env.sh): verifies and times the built-in
 # schedule and every candidate the stand-in LLM wrote (kept by
 # keep-candidates=true under ART/art-<problem>/candidates), each in a child
 # process on fresh inputs against the reference kernels, same clock rules.

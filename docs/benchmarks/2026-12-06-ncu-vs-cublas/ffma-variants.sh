@@ -2,7 +2,7 @@
 set -uo pipefail
 out=${1:?}; w=/tmp/res5; mkdir -p $w /tmp/vg
 [ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/run-libs.tar.xz
-source tools/gpu/env.sh > /dev/null
+source utils/gpu/env.sh > /dev/null
 for c in .bench/var/art-*/candidates/*/; do
   d=$(basename $c); plan=$(ls $c/*.plan.json | grep -v reference)
   timeout 60 build/bin/vibegemm-run --json --seed=7 --sustain-ms=200 $plan > $w/$d.json 2> $w/$d.err

@@ -6,7 +6,7 @@
 set -uo pipefail
 out=${1:?}; w=/tmp/res7; mkdir -p $w /tmp/vg
 [ -d /tmp/vg/lib ] || tar -C /tmp/vg -xJf .dist/run-libs.tar.xz
-source tools/gpu/env.sh > /dev/null
+source utils/gpu/env.sh > /dev/null
 m=gpu__time_duration.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__average_warp_latency_issue_stalled_barrier,smsp__average_warp_latency_issue_stalled_long_scoreboard,smsp__average_warp_latency_issue_stalled_short_scoreboard,smsp__average_warp_latency_issue_stalled_mio_throttle,smsp__average_warp_latency_issue_stalled_math_pipe_throttle,smsp__average_warp_latency_issue_stalled_not_selected,smsp__average_warp_latency_issue_stalled_wait,smsp__average_warp_latency_issue_stalled_dispatch_stall,smsp__inst_executed.sum,smsp__warps_active.avg.pct_of_peak_sustained_active
 sec="--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats --section InstructionStats"
 timeout 120 ncu --clock-control none $sec --metrics $m --kernel-name regex:'_kernel_[0-9]+$' build/bin/vibegemm-run --no-isolate --reference=none --verify-only .bench/prof32/l1_square_f32/artifacts/l1_square_f32_d0.plan.json > $w/vibegemm_f32.ncu.txt 2>&1

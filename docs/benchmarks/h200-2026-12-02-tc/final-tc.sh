@@ -4,13 +4,13 @@
 # a verify-only pass over every f32 problem (the SIMT path must be
 # unchanged), and compute-sanitizer memcheck over tensor-core kernels at the
 # path's edges (misaligned rows, ragged tiles, split-K).
-# Usage: tools/gpu/final-tc.sh OUTDIR
+# Usage: docs/benchmarks/h200-2026-12-02-tc/final-tc.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest"
-TIME_BUDGET=${TIME_BUDGET:-380} bash tools/gpu/tc-check.sh "$dest/tc" 2>&1 |
+TIME_BUDGET=${TIME_BUDGET:-380} bash docs/benchmarks/h200-2026-12-02-tc/tc-check.sh "$dest/tc" 2>&1 |
   grep -E "vibegemm:|cuBLAS:|\[[0-9]+/" | paste - - - | cut -c1-160
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 python3 python/bench/bench.py compile --out /tmp/f32 --dtypes f32 \
   --vibegemm-opt build/bin/vibegemm-opt > "$dest/f32-compile.log" 2>&1
 for plan in /tmp/f32/*/artifacts/*_d0.plan.json; do

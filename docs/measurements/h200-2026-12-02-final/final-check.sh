@@ -2,11 +2,11 @@
 # Runs on the GPU machine (repo root, carrying .dist and the two tools): the
 # adversarial suite again, then the irregular bf16 KernelBench shape, which
 # compiles since ragged epilogues run as kernels of their own.
-# Usage: tools/gpu/final-check.sh OUTDIR
+# Usage: docs/measurements/h200-2026-12-02-final/final-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 python3 test/Runtime/adversarial/check.py --vibegemm-run build/bin/vibegemm-run \
   --cases test/Runtime/Inputs --json-out "$dest/adversarial.json" 2>&1 | tail -3 | tee "$dest/final.log"
 python3 -c "

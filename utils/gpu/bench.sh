@@ -5,7 +5,7 @@
 # A GPU command may run 10 minutes, so the run stops starting problems after
 # TIME_BUDGET seconds; run it again with RESUME=FILE (a previous results.json)
 # to finish on the same machine.
-# Usage: tools/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
+# Usage: utils/gpu/bench.sh OUTDIR  [TIME_BUDGET=420] [RESUME=results.json]
 #        [DTYPES=f32,bf16] [JOBS=8 compiles at a time] [ONLY=regex on names]
 #        [COMPILE_TORCH=0: no torch.compile or max-autotune column]
 #        [MAX_AUTOTUNE=0: no max-autotune column (it compiles for minutes)]
@@ -13,7 +13,7 @@ set -uo pipefail
 dest=${1:?output directory}
 work=/tmp/bench
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 only=()
 [ -n "${ONLY:-}" ] && only=(--only "$ONLY")
 torch=()
@@ -32,4 +32,4 @@ python3 python/bench/bench.py run --out "$work" --vibegemm-run build/bin/vibegem
   --run-timeout 120 --time-budget "${TIME_BUDGET:-420}" "${resume[@]}" "${torch[@]}" 2>&1 |
   tee "$dest/run.log"
 python3 python/bench/bench.py report --out "$work" --dest "$dest/report" \
-  --reproduce "bash tools/gpu/bench.sh OUTDIR  (then RESUME=OUTDIR/report/results.json bash tools/gpu/bench.sh OUTDIR2 if the budget ran out)"
+  --reproduce "bash utils/gpu/bench.sh OUTDIR  (then RESUME=OUTDIR/report/results.json bash utils/gpu/bench.sh OUTDIR2 if the budget ran out)"

@@ -3,13 +3,13 @@
 # benchmark suite restricted to DTYPES (default bf16), compiled there with the
 # built-in scheduler (tensor cores for f16/bf16), verified and timed beside
 # cuBLAS, eager PyTorch and torch.compile; plus the SASS instruction mix of
-# one kernel. Usage: tools/gpu/tc-check.sh OUTDIR [ONLY-regex]
+# one kernel. Usage: docs/benchmarks/h200-2026-12-02-tc/tc-check.sh OUTDIR [ONLY-regex]
 set -uo pipefail
 dest=${1:?output directory}
 only=${2:-}
 work=/tmp/tc
 mkdir -p "$dest" "$work"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 sel=(--dtypes "${DTYPES:-bf16}")
 [ -n "$only" ] && sel+=(--only "$only")
 python3 python/bench/bench.py compile --out "$work" "${sel[@]}" \
@@ -19,7 +19,7 @@ python3 python/bench/bench.py run --out "$work" "${sel[@]}" \
   --vibegemm-run build/bin/vibegemm-run --run-timeout 120 \
   --time-budget "${TIME_BUDGET:-400}" 2>&1 | tee "$dest/run.log"
 python3 python/bench/bench.py report --out "$work" --dest "$dest/report" \
-  --reproduce "DTYPES=${DTYPES:-bf16} bash tools/gpu/tc-check.sh OUTDIR '$only'" \
+  --reproduce "DTYPES=${DTYPES:-bf16} bash docs/benchmarks/h200-2026-12-02-tc/tc-check.sh OUTDIR '$only'" \
   > /dev/null 2>&1
 ptx=$(ls "$work"/*/artifacts/*.ptx 2>/dev/null | grep -v reference | head -1)
 if [ -n "$ptx" ]; then

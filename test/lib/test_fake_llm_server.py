@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 
 import fake_llm_server as fls  # noqa: E402
 
-SCENARIOS = os.path.join(os.path.dirname(HERE), "test", "llm", "Inputs")
+SCENARIOS = os.path.join(os.path.dirname(HERE), "llm", "Inputs")
 CHAT = {"model": "test-model",
         "messages": [{"role": "user", "content": "schedule gemm_d0"}]}
 

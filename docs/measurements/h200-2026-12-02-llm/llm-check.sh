@@ -2,15 +2,15 @@
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the LLM
 # loop end to end against the scripted fake server, with every candidate
 # measured on the GPU, then the winner re-run beside cuBLAS.
-# Usage: tools/gpu/llm-check.sh OUTDIR
+# Usage: docs/measurements/h200-2026-12-02-llm/llm-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 art=/tmp/llm-art
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 ldd build/bin/vibegemm-opt | grep "not found" | tee "$dest/llm.log"
 rm -rf /tmp/llm-cache "$art"
-python3 python/fake_llm_server.py --script test/llm/Inputs/good-reply.json \
+python3 test/lib/fake_llm_server.py --script test/llm/Inputs/good-reply.json \
   --log "$dest/requests.jsonl" --print-count -- \
   env VIBEGEMM_LLM_API_KEY=sk-test-123 build/bin/vibegemm-opt examples/gemm_f32.mlir \
   --llm-schedule="endpoint={endpoint} model=test-model rounds=2 candidates=2 artifacts-dir=$art cache-dir=/tmp/llm-cache db=/tmp/llm-tune.db" \

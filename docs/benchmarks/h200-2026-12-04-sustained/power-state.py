@@ -8,7 +8,7 @@ run, 5 warm-ups), with 50 runs (the suite's PyTorch columns), with 200
 two seconds of the same GEMM back to back. The SM clock and power are
 sampled by nvidia-smi meanwhile; each line gives their medians.
 
-    python3 tools/gpu/power-state.py [OUT_CSV]
+    python3 docs/benchmarks/h200-2026-12-04-sustained/power-state.py [OUT_CSV]
 """
 import statistics
 import subprocess

@@ -25,7 +25,7 @@ tar -C "$stage" -cf - lib | xz -T2 -9 > "$out.tmp"
 mv "$out.tmp" "$out"
 # The device tool carries 64 MiB per call, the working tree included: the
 # archive also goes in two parts that two calls in a row carry one by one
-# (tools/gpu/env.sh joins them on the GPU machine).
+# (utils/gpu/env.sh joins them on the GPU machine).
 rm -f "$out".part-*
 split -b 36M -d -a 1 "$out" "$out.part-"
 ls "$out".part-* | wc -l > "$out.parts"

@@ -11,12 +11,12 @@
 # STEPS picks some of "edges suite negative" (default all three), in
 # that order; EDGE_PRECISIONS (default "tf32 3xtf32"; "ieee" is the FFMA
 # path), SUITE_PRECISIONS and SUITE_ONLY narrow the first two.
-# Usage: [STEPS=...] tools/gpu/tf32-check.sh OUTDIR
+# Usage: [STEPS=...] utils/gpu/tf32-check.sh OUTDIR
 set -uo pipefail
 steps=${STEPS:-edges suite negative}
 dest=${1:?output directory}
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 py=python3
 [ -x /opt/torch/.venv/bin/python3 ] && py=/opt/torch/.venv/bin/python3
 
@@ -35,7 +35,7 @@ for prec in ${EDGE_PRECISIONS:-tf32 3xtf32}; do
     4x512x1001x1024:nn 1x1024x1001x1024:nn:bias_relu \
     1x2048x4096x1024:nt 1x4096x2048x512:nt 1x2000x4000x1000:nt:bias_relu \
     1x2048x4096x1032:nt:bias_relu || exit 1
-  EDGE_OPTIONS="f32-precision=$prec" bash tools/gpu/verify-edges.sh /tmp/tfedge-$prec "$dest/edges-$prec.txt"
+  EDGE_OPTIONS="f32-precision=$prec" bash utils/gpu/verify-edges.sh /tmp/tfedge-$prec "$dest/edges-$prec.txt"
   for d in /tmp/tfedge-$prec/*/; do
     plan=$(ls "$d"*_d0.plan.json | head -1)
     printf '%s %s ' "$prec" "$(basename "$d")"

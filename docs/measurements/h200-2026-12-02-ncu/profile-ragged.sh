@@ -2,7 +2,7 @@
 # Runs on the GPU machine: per-kernel times of the ragged 8205x2949x5921
 # dispatch (fill, staged interior, two direct edges) and of the f32 4096^3
 # kernel, with Nsight Compute (clocks left as they are).
-# Usage (repo root): tools/gpu/profile-ragged.sh OUTDIR
+# Usage (repo root): docs/measurements/h200-2026-12-02-ncu/profile-ragged.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/vg /tmp/art

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (repo root, after tools/gpu/env.sh): compiles every
+# Runs on the GPU machine (repo root, after utils/gpu/env.sh): compiles every
 # .mlir in DIR for sm_90a with the built-in scheduler, verifies each plan on
 # fresh inputs, then again under compute-sanitizer memcheck, one line per
 # input (schedule kind, verdict, memcheck summary) to OUTFILE.
 # EDGE_OPTIONS adds --llm-schedule options (e.g. f32-precision=tf32).
-# Usage: [EDGE_OPTIONS=...] tools/gpu/verify-edges.sh DIR OUTFILE
+# Usage: [EDGE_OPTIONS=...] utils/gpu/verify-edges.sh DIR OUTFILE
 set -uo pipefail
 dir=${1:?directory of .mlir inputs}
 out=${2:?output file}

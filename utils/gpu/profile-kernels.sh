@@ -9,12 +9,12 @@
 # NCU_EXTRA adds ncu options (e.g. '--section MemoryWorkloadAnalysis');
 # REFERENCE=cublas with KERNELS=. profiles cuBLAS's kernel beside ours.
 # Usage: [NCU_EXTRA=...] [DTYPES=f32,bf16] [REFERENCE=none] [KERNELS=regex]
-#        tools/gpu/profile-kernels.sh OUTDIR REGEX
+#        utils/gpu/profile-kernels.sh OUTDIR REGEX
 set -uo pipefail
 dest=${1:?output directory}
 only=${2:?regex on benchmark problem names}
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 work=/tmp/profile
 python3 python/bench/bench.py compile --out "$work" --jobs 4 --dtypes "${DTYPES:-f32,bf16}" \
   --only "$only" --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1

@@ -7,11 +7,11 @@
 #  2. the SM clock and power nvidia-smi reports during 4 s of sustained
 #     (flush, run) pairs of each (how hard the power limit bites each);
 #  3. vibegemm-run's in-process comparison with cuBLAS.
-# Usage: tools/gpu/dense-diagnose.sh OUTDIR
+# Usage: docs/benchmarks/h200-2026-12-04-dense-gap/dense-diagnose.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 work=/tmp/diagnose
 python3 python/bench/bench.py compile --out "$work" --jobs 4 --dtypes bf16 \
   --only '^l1_square' --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
@@ -87,4 +87,4 @@ PY
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r.get("cublas") or {}
 print("vibegemm-run (default sustain):", r.get("status"), r.get("time_ms"), "ms; its cuBLAS", c.get("time_ms"), "ms")' \
   "$dest/run-compare.json" | tee -a "$dest/clocks.txt"
-python3 tools/gpu/cublas-paths.py 2>&1 | tee "$dest/cublas-paths.txt"
+python3 docs/benchmarks/h200-2026-12-04-dense-gap/cublas-paths.py 2>&1 | tee "$dest/cublas-paths.txt"

@@ -5,14 +5,14 @@
 # into padded buffers (rows not a multiple of 16 bytes), each verified on fresh
 # inputs and then under compute-sanitizer memcheck; then the bench problems
 # they serve, timed beside cuBLAS and eager PyTorch.
-# Usage: tools/gpu/reduce-check.sh OUTDIR [ONLY-regex]
+# Usage: docs/benchmarks/h200-2026-12-03-reduce/reduce-check.sh OUTDIR [ONLY-regex]
 # Writes edges.txt, compile.log, run.log, kernel-times.txt and report.tar.gz
 # (the bench report and the PTX).
 set -uo pipefail
 dest=${1:?output directory}
 only=${2:-'l1_matvec|l2_gelu_softmax_bf16|l1_batched_bf16|l1_irregular_bf16'}
 mkdir -p "$dest" /tmp/redge /tmp/rbench
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 python3 - <<'PY'
 import sys; sys.path.insert(0, "python/bench"); import problems
 from problems import Problem
@@ -92,18 +92,18 @@ func.func @b${shape}_scores_${t}(%q: tensor<${b}x${m}x${k}x${t}>, %kt: tensor<${
 MLIR
   done
 done
-bash tools/gpu/verify-edges.sh /tmp/redge "$dest/edges.txt"
+bash utils/gpu/verify-edges.sh /tmp/redge "$dest/edges.txt"
 python3 python/bench/bench.py compile --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
   --jobs 8 --target sm_90a --vibegemm-opt build/bin/vibegemm-opt > "$dest/compile.log" 2>&1
 tail -3 "$dest/compile.log"
-# REDUCE_TIME=0: the edges and per-kernel times only (tools/gpu/bench.sh
+# REDUCE_TIME=0: the edges and per-kernel times only (utils/gpu/bench.sh
 # times the whole suite).
 if [ "${REDUCE_TIME:-1}" = 1 ]; then
 python3 python/bench/bench.py run --out /tmp/rbench --dtypes bf16,f32 --only "$only" \
   --vibegemm-run build/bin/vibegemm-run --run-timeout 120 \
   --time-budget "${TIME_BUDGET:-240}" 2>&1 | tee "$dest/run.log"
 python3 python/bench/bench.py report --out /tmp/rbench --dest /tmp/rreport/report \
-  --reproduce "bash tools/gpu/reduce-check.sh OUTDIR '$only'" > /dev/null 2>&1
+  --reproduce "bash docs/benchmarks/h200-2026-12-03-reduce/reduce-check.sh OUTDIR '$only'" > /dev/null 2>&1
 # The device tool brings back 8 files: the report and the PTX go as one.
 mkdir -p /tmp/rreport/ptx
 cp /tmp/rbench/*/artifacts/*_d0.ptx /tmp/rreport/ptx/ 2>/dev/null

@@ -19,11 +19,11 @@
 # PROBLEMS=a,b (suite names without the dtype) races those instead.
 # Usage: [ROUNDS=2] [TIME_BUDGET=450] [PROBLEMS=l1_matvec,...]
 #        [EDGES=1 [EDGE_CASES="1x2000x1992x1000:nn ..."]]
-#        tools/gpu/persistent-check.sh OUTDIR
+#        utils/gpu/persistent-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/pcheck
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 summary() { # report.json: one line per dispatch, and a record in candidates.jsonl
   python3 - "$1" "$dest/candidates.jsonl" <<'PY'
 import json, sys

@@ -6,11 +6,11 @@
 # change's effect is measured in one run on one card. Prints one line per
 # problem, build and round.
 # Usage: [A=build/bin/vibegemm-opt-a] [B=build/bin/vibegemm-opt] [ONLY=regex]
-#        [ROUNDS=2] [DTYPES=bf16] tools/gpu/ab-compare.sh OUTDIR
+#        [ROUNDS=2] [DTYPES=bf16] utils/gpu/ab-compare.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest"
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 only=${ONLY:-l2_scale_residual|l2_bias_relu}
 for round in $(seq "${ROUNDS:-2}"); do
   for variant in a b; do

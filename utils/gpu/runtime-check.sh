@@ -2,12 +2,12 @@
 # Runs on the GPU machine (repo root, carrying .dist and build/bin): the
 # adversarial suite, then the shipped examples compiled with measure=auto
 # (so report.json holds measured candidates) and each plan re-run with
-# vibegemm-run beside cuBLAS. Usage: tools/gpu/runtime-check.sh OUTDIR
+# vibegemm-run beside cuBLAS. Usage: utils/gpu/runtime-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 out=/tmp/vg-runtime
 mkdir -p "$dest" "$out" /tmp/art
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv | tee "$out/summary.txt"
 echo "cuBLAS: ${VIBEGEMM_LIBCUBLAS:-default search}" | tee -a "$out/summary.txt"
 

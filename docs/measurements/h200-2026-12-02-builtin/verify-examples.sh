@@ -2,7 +2,7 @@
 # Runs on the GPU machine: unpacks the carried MLIR libraries, compiles the
 # shipped examples and e2e inputs with vibegemm-opt there, then verifies
 # every plan with vibegemm-run and times the GEMMs beside cuBLAS.
-# Usage (repo root): tools/gpu/verify-examples.sh OUTDIR
+# Usage (repo root): docs/measurements/h200-2026-12-02-builtin/verify-examples.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 out=/tmp/vg-results

@@ -2,12 +2,12 @@
 # Runs on the GPU machine (repo root, carrying .dist and the two tools): an
 # LLM-written tensor-core schedule (mma.sync, via the fake server) against the
 # built-in one, both verified and timed on the GPU; then the short-kernel
-# timing path on a small GEMM. Usage: tools/gpu/mma-check.sh OUTDIR
+# timing path on a small GEMM. Usage: docs/measurements/h200-2026-12-02-mma/mma-check.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest"
-source tools/gpu/env.sh
-python3 python/fake_llm_server.py --script tools/gpu/mma-scenario.json -- \
+source utils/gpu/env.sh
+python3 test/lib/fake_llm_server.py --script docs/measurements/h200-2026-12-02-mma/mma-scenario.json -- \
   build/bin/vibegemm-opt test/e2e/Inputs/mma-16x8x16-f16.mlir \
   --llm-schedule="endpoint={endpoint} rounds=1 candidates=1 cache-dir=off artifacts-dir=/tmp/mma" \
   -o /tmp/mma.gpu.mlir 2>&1 | tee "$dest/mma.log"

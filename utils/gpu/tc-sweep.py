@@ -2,7 +2,7 @@
 """Block-tile sweep of the mma.sync and FFMA kernels through the product's
 own LLM loop.
 
-Runs on the GPU machine (repo root, after ``source tools/gpu/env.sh``).  For
+Runs on the GPU machine (repo root, after ``source utils/gpu/env.sh``).  For
 each problem it takes the built-in schedule, writes one variant per
 configuration (block tile, then warps of ``transform.vibegemm.gemm_to_mma_sync``
 or the thread tile of ``transform.vibegemm.gemm_to_ffma``, block_k, stages)
@@ -11,7 +11,7 @@ as a scripted reply of the fake LLM server, and lets ``vibegemm-opt
 beside cuBLAS.  Prints one line per candidate and copies each report.json to
 OUTDIR.
 
-    tools/gpu/tc-sweep.py OUTDIR PROBLEM [PROBLEM...]
+    utils/gpu/tc-sweep.py OUTDIR PROBLEM [PROBLEM...]
 
 PROBLEM is a benchmark problem name (python/bench/problems.py), e.g.
 l1_square_bf16, optionally followed by its own configurations:
@@ -188,7 +188,7 @@ def main():
         with open(os.path.join(work, "scenario.json"), "w") as f:
             json.dump({"responses": responses}, f)
         art = os.path.join(work, "artifacts")
-        cmd = ["python3", "python/fake_llm_server.py", "--script", os.path.join(work, "scenario.json"), "--",
+        cmd = ["python3", "test/lib/fake_llm_server.py", "--script", os.path.join(work, "scenario.json"), "--",
                OPT, src, f"--llm-schedule=endpoint={{endpoint}} rounds=1 candidates={len(configs)} "
                f"target={TARGET} cache-dir=off measure={os.environ.get('TC_MEASURE', 'on')} artifacts-dir={art}"
                + (f" f32-precision={os.environ['TC_F32_PRECISION']}" if os.environ.get("TC_F32_PRECISION") else ""),

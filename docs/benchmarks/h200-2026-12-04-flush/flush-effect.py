@@ -9,7 +9,7 @@ while the next kernel runs), and a clean flush (the same memset, then a
 read of another 2x L2 buffer, so L2 holds only clean lines of neither
 operand when the kernel starts).
 
-    python3 tools/gpu/flush-effect.py
+    python3 docs/benchmarks/h200-2026-12-04-flush/flush-effect.py
 """
 import torch
 

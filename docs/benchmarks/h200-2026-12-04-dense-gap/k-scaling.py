@@ -3,20 +3,20 @@
 cuBLAS on M = N = 4096 (bf16) at several K, under Nsight Compute's locked
 clock.
 
-Runs on the GPU machine (repo root, after ``source tools/gpu/env.sh``).
+Runs on the GPU machine (repo root, after ``source utils/gpu/env.sh``).
 Cycles(K) = fixed + slope * K for each side; the fit says whether the gap
 to cuBLAS is in the prologue/epilogue of a tile (intercept) or in the
 main loop (slope). Also prints wgmma shared-memory bank conflicts and L2
 bytes.
 
-    python3 tools/gpu/k-scaling.py OUTDIR
+    python3 docs/benchmarks/h200-2026-12-04-dense-gap/k-scaling.py OUTDIR
 """
 import os
 import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "bench"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "python", "bench"))
 import problems  # noqa: E402
 import vibegemm_side  # noqa: E402
 

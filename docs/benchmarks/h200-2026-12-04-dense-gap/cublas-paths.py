@@ -10,14 +10,14 @@ own cuBLAS call (cublasGemmStridedBatchedEx, no workspace: 0.190 ms on
 4096^3 where PyTorch took 0.175 in the same lease,
 docs/benchmarks/h200-2026-12-04-sustained) can be matched to the faster.
 
-    python3 tools/gpu/cublas-paths.py
+    python3 docs/benchmarks/h200-2026-12-04-dense-gap/cublas-paths.py
 """
 import os
 import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python", "bench"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "python", "bench"))
 import torch_side  # noqa: E402
 
 SHAPES = [(4096, 4096, 4096), (2048, 4096, 8192), (8192, 8192, 8192), (16, 11008, 4096)]

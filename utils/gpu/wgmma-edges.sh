@@ -10,11 +10,11 @@
 # With SET=decode, decode shapes on the 64x128 wgmma tile (M of at most 16
 # under a 64-row tile): M = 1, 7 and 16, ragged N, K not a multiple of 64,
 # a bias + ReLU epilogue.
-# Usage: [SET=splitk|decode] tools/gpu/wgmma-edges.sh OUTDIR
+# Usage: [SET=splitk|decode] utils/gpu/wgmma-edges.sh OUTDIR
 set -uo pipefail
 dest=${1:?output directory}
 mkdir -p "$dest" /tmp/wgedge
-source tools/gpu/env.sh
+source utils/gpu/env.sh
 # BATCHxMxNxK:LAYOUT[:EPILOGUE]; layout t = A stored [K, M] / B stored [N, K].
 cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
        1x2000x1992x1000:tn 1x3960x4000x1000:tt 1x2048x4096x1024:nt:bias_relu
@@ -26,4 +26,4 @@ cases=(1x2000x1992x1000:nn 1x4000x3960x1000:nn 1x4000x3950x1000:nt
   cases=(1x16x11008x4096:nt 1x1x11008x4096:nt 1x7x9000x2048:nt
          1x12x16896x1032:nt 1x16x11008x4096:nt:bias_relu)
 python3 python/bench/edge_cases.py /tmp/wgedge bf16 w "${cases[@]}" || exit 1
-bash tools/gpu/verify-edges.sh /tmp/wgedge "$dest/edges.txt"
+bash utils/gpu/verify-edges.sh /tmp/wgedge "$dest/edges.txt"

@@ -5,7 +5,7 @@ dynamic shared memory as the NVPTX backend demotes it (a 1-byte static
 aligns the dynamic base up to 1024 bytes, as the wgmma kernels do, and says
 whether that base overlays the mbarriers.
 
-    python3 tools/gpu/smem-layout-probe.py
+    python3 docs/benchmarks/h200-2026-12-05-mbarrier-tma/smem-layout-probe.py
 """
 import os
 import tempfile
