@@ -82,7 +82,7 @@ def suite():
     """All problems, level 1 then level 2, f32 before bf16 per shape."""
     shapes = [
         # KernelBench level 1 (sizes of its current release; the irregular
-        # one as the H200 anchors in ../shared/anchors measure it).
+        # one with M, N, K as the first H200 measurements, docs/h200.md).
         dict(base="l1_square", level=1, m=4096, n=4096, k=4096,
              source="1_Square_matrix_multiplication_"),
         dict(base="l1_standard", level=1, m=2048, n=4096, k=8192,
@@ -121,8 +121,8 @@ def suite():
              trans_b=True, epilogue="scale_residual",
              source="40_Matmul_Scaling_ResidualAdd (residual as an input)"),
     ]
-    # Issue 5's anchor shapes beyond KernelBench (level 0: reported apart,
-    # bf16 only, as ../shared/anchors measures them).
+    # Anchor shapes beyond KernelBench (level 0: reported apart, bf16 only,
+    # as cuBLAS was first timed on them on the H200, 2026-12-02).
     anchors = [
         dict(base="a_cube_8192", level=0, m=8192, n=8192, k=8192,
              source="anchor: large square"),
