@@ -75,6 +75,9 @@ from lit.llvm.subst import ToolSubst
 config.substitutions.append(("%vibegemm_plugin", os.path.join(
     config.vibegemm_obj_root, "lib", "libVibeGemmPlugin.so")))
 config.substitutions.append(("%vibegemm_obj_root", config.vibegemm_obj_root))
+# add_mlir_doc's output (test/docs checks the committed docs against it).
+config.substitutions.append(("%vibegemm_docs", os.path.join(
+    config.vibegemm_obj_root, "docs")))
 llvm_config.add_tool_substitutions([ToolSubst(
     "mlir-opt-22", command=shutil.which("mlir-opt-22")
     or os.path.join(config.llvm_tools_dir, "mlir-opt"))])
