@@ -8,6 +8,7 @@
 #include "vibegemm/Registration/Registration.h"
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -157,6 +158,7 @@ void mlir::vibegemm::registerDialects(DialectRegistry &registry) {
 
 void mlir::vibegemm::registerPasses() {
   mlir::vibegemm::registerVibeGemmPasses();
+  mlir::vibegemm::registerPipelines();
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();
   mlir::affine::registerAffinePasses();

@@ -75,8 +75,7 @@ static std::optional<PtxParam> parseParam(llvm::StringRef decl,
 }
 
 std::optional<PtxEntry> findPtxEntry(llvm::StringRef ptx,
-                                     llvm::StringRef kernel,
-                                     std::string &why) {
+                                     llvm::StringRef kernel, std::string &why) {
   size_t pos = 0;
   while ((pos = ptx.find(".entry", pos)) != llvm::StringRef::npos) {
     pos += 6;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Pipelines.h"
 #include "vibegemm/Transforms/Schedules.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -41,7 +42,7 @@ public:
     back.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
     back.addPass(createVibeGemmBuiltinSchedulePass({target}));
     back.addPass(createVibeGemmApplySchedulesPass());
-    back.addPass(createVibeGemmLowerToPTXPass({target, optLevel}));
+    buildLowerToPTXPipeline(back, target, optLevel);
     if (failed(runPipeline(back, getOperation())))
       signalPassFailure();
   }

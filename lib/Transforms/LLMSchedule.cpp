@@ -20,6 +20,7 @@
 #include "vibegemm/Target/Ptxas.h"
 #include "vibegemm/Target/TargetInfo.h"
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Pipelines.h"
 #include "vibegemm/Transforms/Schedules.h"
 #include "vibegemm/TuningDB/TuningDB.h"
 
@@ -504,7 +505,7 @@ public:
 
     OpPassManager back(ModuleOp::getOperationName());
     back.addPass(createVibeGemmApplySchedulesPass());
-    back.addPass(createVibeGemmLowerToPTXPass({target, 3}));
+    buildLowerToPTXPipeline(back, target);
     if (failed(runPipeline(back, module)))
       return signalPassFailure();
 
@@ -625,7 +626,7 @@ private:
     scheduleOptions.reference = true;
     pm.addPass(createVibeGemmBuiltinSchedulePass(scheduleOptions));
     pm.addPass(createVibeGemmApplySchedulesPass());
-    pm.addPass(createVibeGemmLowerToPTXPass({target, 3}));
+    buildLowerToPTXPipeline(pm, target);
     if (succeeded(runPipeline(pm, copy))) {
       auto ptxFile = [](StringRef moduleName) {
         return (moduleName.drop_back(strlen("_kernels")) + ".reference.ptx")
@@ -835,7 +836,7 @@ private:
       applyOptions.expensiveChecks = true; // the script is untrusted
       apply.addPass(createVibeGemmApplySchedulesPass(applyOptions));
       OpPassManager lower(ModuleOp::getOperationName());
-      lower.addPass(createVibeGemmLowerToPTXPass({target, 3}));
+      buildLowerToPTXPipeline(lower, target);
       bool untrusted = candidate.getString("source").value_or("") != "builtin";
       if (failed(attachSchedule(copy, script)))
         status = "parse-error";

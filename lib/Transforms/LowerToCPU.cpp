@@ -7,10 +7,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Pipelines.h"
 #include "vibegemm/Transforms/Schedules.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_VIBEGEMMLOWERTOCPUPASS
@@ -25,13 +37,24 @@ namespace {
 /// After the module-wide bufferization: everything to the LLVM dialect.
 /// Unused private symbols (torch-mlir's ml_program globals) are dropped;
 /// math functions LLVM has no intrinsic for (erf) call libm.
-constexpr llvm::StringLiteral kCpuLoweringPipeline =
-    "symbol-dce,convert-linalg-to-loops,vibegemm-widen-float8,"
-    "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
-    "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
-    "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-    "convert-to-llvm,"
-    "reconcile-unrealized-casts";
+void addCpuLoweringPasses(OpPassManager &pm) {
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createVibeGemmWidenFloat8Pass());
+  VectorTransferToSCFOptions toScf;
+  toScf.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(toScf));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
 
 class LowerToCPUPass
     : public vibegemm::impl::VibeGemmLowerToCPUPassBase<LowerToCPUPass> {
@@ -43,10 +66,9 @@ public:
     for (func::FuncOp dispatch : getDispatches(module))
       markScriptBufferizedBoundary(dispatch);
     OpPassManager pm(ModuleOp::getOperationName());
-    std::string pipeline =
-        (kModuleBufferizationPipeline + "," + kCpuLoweringPipeline).str();
-    if (failed(parsePassPipeline(pipeline, pm)) ||
-        failed(runPipeline(pm, module)))
+    addModuleBufferizationPasses(pm);
+    addCpuLoweringPasses(pm);
+    if (failed(runPipeline(pm, module)))
       signalPassFailure();
   }
 };

@@ -367,29 +367,135 @@ def VibeGemmLowerToCPUPass : Pass<"vibegemm-lower-to-cpu", "::mlir::ModuleOp"> {
     "::mlir::math::MathDialect"];
 }
 
-def VibeGemmLowerToPTXPass : Pass<"vibegemm-lower-to-ptx", "::mlir::ModuleOp"> {
-  let summary = "Bufferize, outline kernels and lower them to PTX";
+//===----------------------------------------------------------------------===//
+// The steps of `vibegemm-lower-to-ptx` (a pipeline; see Pipelines.h), in the
+// order it runs them.
+//===----------------------------------------------------------------------===//
+
+def VibeGemmPrepareLoweringPass
+    : Pass<"vibegemm-prepare-lowering", "::mlir::ModuleOp"> {
+  let summary = "Check a scheduled module and record what bufferization loses";
   let description = [{
-    Runs after the schedules were applied. Bufferizes the host code with
-    out-parameters for dispatch results, outlines every `gpu.launch` into a
-    kernel, merges the kernels of one dispatch into one `gpu.module`, lowers
-    the device code to NVVM and serialises it into a `gpu.binary` holding PTX
-    (`format=isa`). Kernels use the bare-pointer calling convention so a
-    runtime passes one device pointer per buffer.
+    The first step of `vibegemm-lower-to-ptx`. Fails, at the module, when the
+    target is unknown or schedules were attached but not applied. Records each
+    function's input count as `vibegemm.num_inputs` (launch plans map
+    arguments back to inputs and results by position once results become
+    out-parameters), and marks the boundary of each dispatch its script
+    bufferized (`restrict` tensors, `read_only` buffers) so the module-wide
+    bufferization that follows adds no defensive copies.
   }];
-  let dependentDialects = [
-    "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::bufferization::BufferizationDialect", "::mlir::scf::SCFDialect",
-    "::mlir::cf::ControlFlowDialect", "::mlir::vector::VectorDialect",
-    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
-    "::mlir::math::MathDialect"];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU architecture to emit PTX for (sm_80, sm_90, sm_90a)">,
-    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
-           "LLVM optimisation level for device code">,
+           "GPU architecture the module is lowered for">,
   ];
+}
+
+def VibeGemmPrivatizeKernelAllocationsPass
+    : Pass<"vibegemm-privatize-kernel-allocations", "::mlir::ModuleOp"> {
+  let summary = "Turn allocations inside gpu.launch bodies into allocas";
+  let description = [{
+    An allocation inside a `gpu.launch` runs once per thread, so its buffer is
+    thread private: `memref.alloca` (registers or local memory) means the same
+    and needs no device malloc. Fails, at the allocation, on a dynamically
+    sized one or one over 4096 bytes per thread. Allocations that are
+    explicitly deallocated are left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def VibeGemmOutlineKernelsPass
+    : Pass<"vibegemm-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline gpu.launch bodies into kernels, keeping launch hints";
+  let description = [{
+    Runs upstream's `gpu-launch-sink-index-computations` and
+    `gpu-kernel-outlining`, which drop a launch's discardable attributes, and
+    carries vibegemm's launch hints across: `vibegemm.cluster` becomes
+    the `gpu.launch_func`'s cluster sizes (which launch plans read) and the
+    kernel's `nvvm.cluster_dim`, and `vibegemm.max_registers` the kernel's
+    `nvvm.maxnreg`. Then checks that every linalg op of a dispatch ended up
+    inside a kernel, and fails at the dispatch if one did not.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VibeGemmForwardCopiesIntoOutParamsPass
+    : Pass<"vibegemm-forward-copies-into-out-params", "::mlir::ModuleOp"> {
+  let summary = "Write results straight into out-parameters";
+  let description = [{
+    After `buffer-results-to-out-params`, a result computed into a local
+    allocation reaches its out-parameter through a final `memref.copy`.
+    Where the out-parameter has no other use, the allocation is replaced by
+    the out-parameter (or, when host code reshaped the result, by the inverse
+    reshape of it) and the copy disappears: one copy less, and host code a
+    launch plan can express. Only functions carrying `vibegemm.num_inputs`
+    are touched.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def VibeGemmHoistKernelAccumulatorsPass
+    : Pass<"vibegemm-hoist-kernel-accumulators", "::mlir::ModuleOp"> {
+  let summary = "Hoist accumulator transfers out of K loops in each kernel";
+  let description = [{
+    Runs `linalg::hoistRedundantVectorTransfers` on every `gpu.func`. A
+    script hoists accumulators itself only where the output buffer has no
+    other views; a dispatch split into several kernels views it from each,
+    and only once outlined does every kernel see its own argument.
+  }];
+}
+
+def VibeGemmPassTensorMapsAsPointersPass
+    : Pass<"vibegemm-pass-tensor-maps-as-pointers", "::mlir::ModuleOp"> {
+  let summary = "Pass TMA descriptors to kernels as global pointers";
+  let description = [{
+    A TMA descriptor reaches a kernel as a pointer to the 128-byte tensor map
+    in global memory, which the runtime encodes from the launch plan. NVVM
+    lowering has no conversion for a kernel argument of
+    `!nvgpu.tensormap.descriptor` type, so such arguments become `!llvm.ptr`
+    with an `unrealized_conversion_cast` back for their users (it folds away
+    once the nvgpu ops are lowered), and launches pass the same value through
+    the inverse cast.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def VibeGemmMergeKernelsPerDispatchPass
+    : Pass<"vibegemm-merge-kernels-per-dispatch", "::mlir::ModuleOp"> {
+  let summary = "Move each dispatch's kernels into one gpu.module";
+  let description = [{
+    Each function's kernels move into one `gpu.module @<function>_kernels`,
+    renamed `<function>_kernel_<i>` in launch order, so a dispatch ships as
+    one PTX file. Symbols the kernels use (shared-memory globals) come along;
+    a clashing one is renamed first. Emptied modules are erased.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def VibeGemmExternDynamicSharedMemoryPass
+    : Pass<"vibegemm-extern-dynamic-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Give dynamic shared memory external linkage";
+  let description = [{
+    `convert-gpu-to-nvvm` gives `gpu.dynamic_shared_memory` an internal
+    zero-length global, which the NVPTX backend demotes into the kernel as a
+    1-byte static `.shared` variable laid out before the mbarriers, so the
+    dynamic region would start on top of them. External linkage makes it
+    CUDA's `extern __shared__` array (`.extern .shared ... []`), which ptxas
+    places after every static variable.
+  }];
+}
+
+def VibeGemmFinalizeBinariesPass
+    : Pass<"vibegemm-finalize-binaries", "::mlir::ModuleOp"> {
+  let summary = "Make gpu.binary objects deterministic and loadable";
+  let description = [{
+    Drops the compile times `gpu-module-to-binary` records in each object's
+    properties (`...TimeInMs`), which would make identical compiles differ,
+    and fails at the `gpu.binary` whose PTX still declares an `.extern
+    .func`: a libdevice function (`__nv_tanhf`, ...) left unresolved because
+    the CUDA toolkit's libdevice was not found, which no driver can load.
+  }];
 }
 
 def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {

@@ -65,15 +65,6 @@ std::string printSchedule(func::FuncOp dispatch, ModuleOp schedules);
 /// module-wide bufferization can take over without defensive copies.
 void markScriptBufferizedBoundary(func::FuncOp dispatch);
 
-/// The module-wide bufferization that follows the scripts: function
-/// boundaries with identity layouts, dispatch results as out-parameters.
-inline constexpr llvm::StringLiteral kModuleBufferizationPipeline =
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true "
-    "modify-public-functions=true},"
-    "canonicalize,cse";
-
 /// The dispatch functions of `module`, in order.
 SmallVector<func::FuncOp> getDispatches(ModuleOp module);
 
