@@ -403,7 +403,8 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/// Timing of one enqueue function, by the brief's rules.
+/// Timing of one enqueue function, by the protocol docs/runtime.md states
+/// under "Timing".
 struct Timing {
   std::string method, l2, sustained;
   int runs = 0;
@@ -416,7 +417,8 @@ struct Timing {
 /// stay). Reading twice L2's size leaves L2 holding clean lines of that
 /// buffer: the next timed run starts cold without first writing back the
 /// dirty lines a memset flush leaves (on the H200 that write-back added
-/// 7 us of 34 to cuBLAS on 16x11008x4096; tools/gpu/flush-effect.py).
+/// 7 us of 34 to cuBLAS on 16x11008x4096;
+/// docs/benchmarks/h200-2026-12-04-flush/flush-effect.py).
 constexpr const char *kL2ReadPtx = R"(.version 7.0
 .target sm_70
 .address_size 64

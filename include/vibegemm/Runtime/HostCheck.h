@@ -1,8 +1,9 @@
 //===- HostCheck.h - Host-side data, comparison and CPU reference -*- C++ -*-=//
 //
 // What the runtime does on the CPU: seeded random inputs, element-type
-// conversion, comparing an output with its reference under the brief's
-// tolerances, guard-byte checks and a float64 GEMM. None of it needs a GPU.
+// conversion, comparing an output with its reference under the tolerances
+// docs/runtime.md states, guard-byte checks and a float64 GEMM. None of it
+// needs a GPU.
 //
 //===----------------------------------------------------------------------===//
 

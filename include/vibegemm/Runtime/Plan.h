@@ -24,8 +24,9 @@ enum class DType { F32, F16, BF16, F64, I64, I32, I8, F8E4M3FN, F8E5M2 };
 size_t dtypeBytes(DType type);
 /// "f32", "bf16", ...
 const char *dtypeName(DType type);
-/// Relative tolerance of the design brief for results computed from this
-/// element type: f32 1e-4, f16/bf16 1e-2, integers exact.
+/// Relative tolerance for results computed from this element type, as
+/// docs/runtime.md states it: f32 1e-4, f16 1e-2, bf16 2^-6, FP8 2^-9,
+/// integers exact.
 double dtypeTolerance(DType type);
 
 /// How the plan's f32 GEMMs use tensor cores, as the compiler recorded it

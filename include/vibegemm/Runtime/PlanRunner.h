@@ -38,7 +38,7 @@ struct RunOptions {
   /// under sustained load: the H200 boosts to 1980 MHz from idle and
   /// settles near 1450 MHz at its 700 W limit within a few hundred ms
   /// (cuBLAS 4096^3: 0.177 ms cold, 0.219 ms loaded;
-  /// tools/gpu/power-state.py).
+  /// docs/benchmarks/h200-2026-12-04-sustained/power-state.py).
   double sustainMs = 500;
 };
 
