@@ -137,7 +137,7 @@ std::optional<TensorCoreTiling> chooseWgmmaTiling(const GemmProblem &p,
                      (p.transposeB ? p.k : p.n) % 8 == 0;
   // FLOPs per operand element: the copies add one read and write each.
   double intensity = 2.0 * p.m * p.n * p.k / (p.m * p.k + p.k * p.n);
-  if (target.name != "sm_90a" || (!rowsAligned && intensity < 512) ||
+  if (!target.hasWgmma || (!rowsAligned && intensity < 512) ||
       p.m < 64 || p.n < 64)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
@@ -347,7 +347,7 @@ std::optional<TensorCoreTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
                                                        const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
                      (p.transposeB ? p.k : p.n) % 8 == 0;
-  if (target.name != "sm_90a" || !rowsAligned || p.m < 64 || p.n < 64)
+  if (!target.hasWgmma || !rowsAligned || p.m < 64 || p.n < 64)
     return std::nullopt;
   struct Shape {
     int64_t bm, bn, consumers, stages;
@@ -378,7 +378,7 @@ std::optional<TensorCoreTiling>
 chooseWgmmaDecodeTiling(const GemmProblem &p, const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
   int64_t tiles = tileCount(p, 64, 128);
-  if (target.name != "sm_90a" || !kMajor || p.k % 8 != 0 || p.m > 16 ||
+  if (!target.hasWgmma || !kMajor || p.k % 8 != 0 || p.m > 16 ||
       p.batched || p.k < 1024 || p.hasSoftmax ||
       2 * tiles < target.smCount || tiles > target.smCount)
     return std::nullopt;
@@ -481,7 +481,7 @@ std::optional<TensorCoreTiling> chooseTensorCoreTiling(const GemmProblem &p,
 std::optional<TensorCoreTiling>
 chooseTf32WgmmaTiling(const GemmProblem &p, const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
-  if (target.name != "sm_90a" || p.f32Precision != "tf32" || !kMajor ||
+  if (!target.hasWgmma || p.f32Precision != "tf32" || !kMajor ||
       p.batched || p.k % 4 != 0 || p.hasSoftmax)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
@@ -505,7 +505,7 @@ chooseTf32WgmmaTiling(const GemmProblem &p, const TargetInfo &target) {
 std::optional<TensorCoreTiling> chooseFp8Tiling(const GemmProblem &p,
                                                 const TargetInfo &target) {
   bool kMajor = !p.transposeA && p.transposeB;
-  if (target.name != "sm_90a" || !isFloat8(p.lhsType) ||
+  if (!target.hasWgmma || !isFloat8(p.lhsType) ||
       p.lhsType != p.rhsType || !p.accType.isF32() || !kMajor ||
       p.k % 16 != 0 || p.batched || p.hasSoftmax)
     return std::nullopt;

@@ -16,13 +16,17 @@ using namespace mlir::vibegemm;
 
 static const TargetInfo kTargets[] = {
     // H200 SXM: 132 SMs, 227 KiB opt-in shared memory, 4.8 TB/s HBM3e.
+    // Portable sm_90 PTX has TMA and clusters; wgmma needs sm_90a.
     {"sm_90", "sm_90", "+ptx80", 132, 1024, 48 * 1024, 227 * 1024, 65536, 67.0,
-     989.0, 1979.0, 4800.0},
+     989.0, 1979.0, 4800.0, 255, /*hasTma=*/true, /*hasClusters=*/true,
+     /*hasWgmma=*/false},
     {"sm_90a", "sm_90a", "+ptx80", 132, 1024, 48 * 1024, 227 * 1024, 65536,
-     67.0, 989.0, 1979.0, 4800.0},
+     67.0, 989.0, 1979.0, 4800.0, 255, /*hasTma=*/true, /*hasClusters=*/true,
+     /*hasWgmma=*/true},
     // A100 SXM 80GB: 108 SMs, 163 KiB opt-in shared memory, no FP8.
     {"sm_80", "sm_80", "+ptx80", 108, 1024, 48 * 1024, 163 * 1024, 65536, 19.5,
-     312.0, 0.0, 2039.0},
+     312.0, 0.0, 2039.0, 255, /*hasTma=*/false, /*hasClusters=*/false,
+     /*hasWgmma=*/false},
 };
 
 const TargetInfo *mlir::vibegemm::lookupTarget(llvm::StringRef name) {

@@ -144,7 +144,8 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
                               lhs.outerTile, rhs.outerTile, opt.threadM,
                               opt.threadN, threads())
                     .str());
-  if (failed(checkRingFits(opt.stages, ringBytes(lhs) + ringBytes(rhs), why)))
+  if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
+                           why)))
     return failure();
   if (!resultPosition(maps[2], mDim) || !resultPosition(maps[2], nDim))
     return fail("the accumulator's indexing map must hold M and N");

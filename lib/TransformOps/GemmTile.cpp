@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -434,6 +435,7 @@ FailureOr<BlockGemm> vibegemm::analyseBlockGemm(linalg::LinalgOp gemm,
   if (!g.launch)
     return fail("the GEMM is not inside a gpu.launch; map the block loop "
                 "with gpu.map_forall_to_blocks first");
+  g.target = &targetOf(gemm);
   if (gemm.getNumDpsInputs() != 2 || gemm.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(gemm))
     return fail("the target is not a two-operand contraction");
@@ -532,13 +534,23 @@ void IndexBuilder::storeChainMasked(const EpilogueChain &chain,
       memref::StoreOp::create(b, loc, result, buffer, indices);
 }
 
-LogicalResult vibegemm::checkRingFits(int64_t stages, int64_t bytes,
+const TargetInfo &vibegemm::targetOf(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  auto name = func ? func->getAttrOfType<StringAttr>(kTargetAttr) : nullptr;
+  if (const TargetInfo *target = name ? lookupTarget(name.getValue()) : nullptr)
+    return *target;
+  return *lookupTarget("sm_90a");
+}
+
+LogicalResult vibegemm::checkRingFits(const TargetInfo &target,
+                                      int64_t stages, int64_t bytes,
                                       std::string &why) {
-  if (bytes <= kMaxDynamicSharedBytes)
+  if (bytes <= target.maxSharedBytesPerBlock)
     return success();
   why = llvm::formatv("the {0}-stage ring needs {1} bytes of shared memory "
-                      "(at most {2})",
-                      stages, bytes, kMaxDynamicSharedBytes)
+                      "(at most {2} on {3})",
+                      stages, bytes, target.maxSharedBytesPerBlock,
+                      target.name)
             .str();
   return failure();
 }

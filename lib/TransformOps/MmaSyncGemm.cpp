@@ -203,7 +203,8 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                               warpM, warpN, fragsM * fragsN * 4)
                     .str());
 
-  if (failed(checkRingFits(opt.stages, ringBytes(lhs) + ringBytes(rhs), why)))
+  if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
+                           why)))
     return failure();
 
   output = {maps[2], numLoops, mDim, nDim};

@@ -247,9 +247,9 @@ private:
   bool persistent() const { return opt.persistentBlocks > 0; }
   bool clustered() const { return opt.clusterRows > 1; }
   /// A consumer thread's registers after `setmaxnreg`: what the register
-  /// file (64K) leaves beside the producer's, at most 232, in steps of 8.
+  /// file leaves beside the producer's, at most 232, in steps of 8.
   int64_t consumerRegisters() const {
-    int64_t free = 65536 - kWarpgroup * kProducerRegisters;
+    int64_t free = target->registersPerSm - kWarpgroup * kProducerRegisters;
     return std::min<int64_t>(kMaxConsumerRegisters,
                              free / (kWarpgroup * opt.consumers) / 8 * 8);
   }
@@ -475,6 +475,10 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
       analyseBlockGemm(gemm, "wgmma", why, /*allowF8=*/true);
   if (failed(facts))
     return failure();
+  if (!facts->target->hasWgmma)
+    return fail(llvm::formatv("wgmma needs sm_90a; the dispatch is "
+                              "scheduled for {0} (vibegemm.target)",
+                              facts->target->name));
   bool tf32 = opt.precision == F32Precision::Tf32;
   if (opt.precision == F32Precision::Tf32x3)
     return fail("3xtf32 runs on gemm_to_mma_sync only");
@@ -620,10 +624,11 @@ LogicalResult WgmmaBuilder::analyse(std::string &why) {
                               rowsPerConsumer * blockN / kWarpgroup));
   lhs.boxRows = lhsKMajor ? blockM : blockK;
   rhs.boxRows = rhsKMajor ? blockN / opt.clusterRows : blockK;
-  if (sharedBytes() > kMaxDynamicSharedBytes)
+  if (sharedBytes() > target->maxSharedBytesPerBlock)
     return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
-                              "memory (at most {2})",
-                              opt.stages, sharedBytes(), kMaxDynamicSharedBytes));
+                              "memory (at most {2} on {3})",
+                              opt.stages, sharedBytes(),
+                              target->maxSharedBytesPerBlock, target->name));
 
   if (failed(checkLaunchUntouched(launch, why)))
     return failure();
@@ -755,15 +760,15 @@ LogicalResult WgmmaBuilder::analyseTmaStore(std::string &why) {
     if (blockN % columns)
       continue;
     tmaPassColumns = columns;
-    if (sharedBytes() <= kMaxDynamicSharedBytes)
+    if (sharedBytes() <= target->maxSharedBytesPerBlock)
       break;
   }
-  if (sharedBytes() > kMaxDynamicSharedBytes)
+  if (sharedBytes() > target->maxSharedBytesPerBlock)
     return fail(llvm::formatv("the {0}-stage ring and the TMA staging "
                               "tiles need {1} bytes of shared memory (at "
-                              "most {2})",
+                              "most {2} on {3})",
                               opt.stages, sharedBytes(),
-                              kMaxDynamicSharedBytes));
+                              target->maxSharedBytesPerBlock, target->name));
   return success();
 }
 

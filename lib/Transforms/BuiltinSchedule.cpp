@@ -106,6 +106,10 @@ public:
       return signalPassFailure();
     }
     for (func::FuncOp dispatch : dispatches) {
+      // Every script applied to the dispatch, ours or not, builds kernels
+      // within this target's limits.
+      dispatch->setAttr(kTargetAttr,
+                        StringAttr::get(&getContext(), info->name));
       if (dispatch->hasAttr(kScheduleAttr))
         continue;
       if (isGenericDispatch(dispatch)) {

@@ -772,7 +772,7 @@ func.func @shared_memory_too_large(%a: memref<128x1024xbf16>, %b: memref<128x102
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{the 8-stage ring needs 557056 bytes of shared memory (at most 232448)}}
+    // expected-error @below {{the 8-stage ring needs 557056 bytes of shared memory (at most 232448 on sm_90a)}}
     %loop = transform.vibegemm.gemm_to_mma_sync %mm {block_k = 128, stages = 8} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -785,6 +785,34 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{'transform.vibegemm.gemm_to_mma_sync' op f32_precision must be "tf32" or "3xtf32"}}
     %loop = transform.vibegemm.gemm_to_mma_sync %mm {f32_precision = "bf16x3"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The dispatch's target sets the limit: 163 KiB on sm_80, where the same
+// ring would fit sm_90's 227 KiB.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @shared_memory_of_sm80(%a: memref<128x1024xbf16>, %b: memref<128x1024xbf16>, %c: memref<128x128xf32>)
+    attributes {vibegemm.target = "sm_80"} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mBt, #mC]
+        ins(%a, %b : memref<128x1024xbf16>, memref<128x1024xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{on sm_80)}}
+    %loop = transform.vibegemm.gemm_to_mma_sync %mm {block_k = 64, stages = 6} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -180,7 +180,7 @@ func.func @ring_too_large(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>, %c: 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{the 8-stage ring needs 394240 bytes of shared memory (at most 232448)}}
+    // expected-error @below {{the 8-stage ring needs 394240 bytes of shared memory (at most 232448 on sm_90a)}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm {stages = 8, consumers = 2} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -602,7 +602,7 @@ func.func @persistent_ring_too_deep(%a: memref<128x64xbf16>, %b: memref<64x256xb
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{the 4-stage ring needs 267264 bytes of shared memory (at most 232448)}}
+    // expected-error @below {{the 4-stage ring needs 267264 bytes of shared memory (at most 232448 on sm_90a)}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm {consumers = 2, stages = 4, persistent_blocks = 132} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -1059,6 +1059,34 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{FP8 operands must share one format (both f8E4M3FN or both f8E5M2)}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A dispatch scheduled for portable sm_90 PTX cannot use wgmma.
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @sm90_without_wgmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>)
+    attributes {vibegemm.target = "sm_90"} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{wgmma needs sm_90a; the dispatch is scheduled for sm_90 (vibegemm.target)}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

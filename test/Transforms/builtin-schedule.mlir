@@ -3,8 +3,10 @@
 // f32 GEMMs with M and N of at least 16 take the FFMA kernel through the
 // block-tiled script: 256x256 gives 16 blocks of 64x64 with 4x4 outputs per
 // thread (the largest tile that still fills the most SMs), K steps of 16.
+// The dispatch records its target, whose limits its kernels then keep.
 // CHECK-LABEL: func.func @gemm_d0(
 //  CHECK-SAME:   vibegemm.schedule = @gemm_d0
+//  CHECK-SAME:   vibegemm.target = "sm_90"
 //       CHECK: module @__vibegemm_schedules attributes {transform.with_named_sequence}
 //       CHECK:   transform.named_sequence @gemm_d0(%{{.+}}: !transform.any_op {transform.consumed})
 //       CHECK:     transform.tune.knob<"block_m"> = 64 : i64 from options = [16, 32, 64, 128, 256]

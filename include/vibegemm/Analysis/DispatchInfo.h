@@ -57,6 +57,9 @@ inline constexpr llvm::StringLiteral kClusterShapeAttr = "vibegemm.cluster";
 /// counts); the lowering puts it on the kernel as `nvvm.maxnreg`.
 inline constexpr llvm::StringLiteral kMaxRegistersAttr =
     "vibegemm.max_registers";
+/// The target a dispatch is scheduled for ("sm_90a"), set by
+/// vibegemm-builtin-schedule: kernel builders read their limits from it.
+inline constexpr llvm::StringLiteral kTargetAttr = "vibegemm.target";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
 /// Name of the module holding the transform scripts.

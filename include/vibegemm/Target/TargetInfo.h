@@ -29,9 +29,14 @@ struct TargetInfo {
   double peakBf16Tflops;
   double peakFp8Tflops; ///< Dense; 0 where the tensor cores take no FP8.
   double dramGBps;
+  int maxRegistersPerThread;
+  bool hasTma;      ///< cp.async.bulk.tensor and its mbarrier transactions.
+  bool hasClusters; ///< Thread-block clusters and distributed shared memory.
+  bool hasWgmma;    ///< wgmma.mma_async and setmaxnreg (sm_90a only).
 };
 
 /// The table entry for `name`, or null when vibegemm does not know it.
+/// Its fields, not the name, say what a target can do.
 const TargetInfo *lookupTarget(llvm::StringRef name);
 
 /// Comma-separated names of the known targets, for diagnostics.

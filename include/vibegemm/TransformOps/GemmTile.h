@@ -10,6 +10,7 @@
 #define VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
 
 #include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,6 +42,9 @@ struct EpilogueChain {
 /// f32 accumulator. The kernel builders keep these facts as their base.
 struct BlockGemm {
   gpu::LaunchOp launch;
+  /// The target of the enclosing dispatch (`vibegemm.target`); sm_90a when
+  /// the IR names none.
+  const TargetInfo *target = nullptr;
   unsigned mDim = 0, nDim = 0, kDim = 0, numLoops = 0;
   SmallVector<unsigned> batchDims;
   Type elementType; // both operands'
@@ -67,11 +71,16 @@ LogicalResult checkF32Precision(const BlockGemm &facts, bool precisionSet,
                                 StringRef path, StringRef offered,
                                 std::string &why);
 
-/// Dynamic shared memory one block may use on sm_80 and sm_90.
-constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024;
+/// The target `op`'s dispatch is scheduled for (`vibegemm.target` on the
+/// enclosing function). Where the IR names none (a transform script run on
+/// hand-written IR), sm_90a, the most capable: ptxas still refuses what
+/// the target compiled for lacks.
+const TargetInfo &targetOf(Operation *op);
 
-/// A `stages`-deep ring of `bytes` must fit a block's shared memory.
-LogicalResult checkRingFits(int64_t stages, int64_t bytes, std::string &why);
+/// A `stages`-deep ring of `bytes` must fit a block's shared memory on
+/// `target`.
+LogicalResult checkRingFits(const TargetInfo &target, int64_t stages,
+                            int64_t bytes, std::string &why);
 
 /// Every batch dimension of `gemm` (its operands' extents along them) must
 /// be 1: the block tile is one GEMM.
