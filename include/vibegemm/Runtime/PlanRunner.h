@@ -35,10 +35,7 @@ struct RunOptions {
   double timingBudgetMs = 1000;
   /// GPU time of untimed back-to-back runs (each after its L2 flush) before
   /// the timed ones, so that every side is timed at the clock it holds
-  /// under sustained load: the H200 boosts to 1980 MHz from idle and
-  /// settles near 1450 MHz at its 700 W limit within a few hundred ms
-  /// (cuBLAS 4096^3: 0.177 ms cold, 0.219 ms loaded;
-  /// docs/benchmarks/h200-2026-12-04-sustained/power-state.py).
+  /// under sustained load (the timing protocol: lib/Runtime/Timing.h).
   double sustainMs = 500;
 };
 

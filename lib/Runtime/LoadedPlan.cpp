@@ -1,0 +1,170 @@
+//===- LoadedPlan.cpp - A launch plan ready to run on the device ----------===//
+//
+// Tensor-map encoding (one device copy per launch, argument and buffer
+// set), argument packing (each argument in an 8-byte slot, in the plan's
+// order), and launches: plain, or through cuLaunchKernelEx in clusters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoadedPlan.h"
+#include "vibegemm/Runtime/PlanRunner.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace mlir::vibegemm::cuda;
+namespace json = llvm::json;
+
+namespace mlir::vibegemm::runtime::detail {
+
+namespace {
+
+/// A clustered launch's configuration; `cluster` is its one attribute.
+CUlaunchConfig clusterConfig(Session &s, const PlanLaunch &launch,
+                             CUlaunchAttribute &cluster) {
+  cluster = CUlaunchAttribute{};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim = {launch.cluster[0], launch.cluster[1],
+                              launch.cluster[2]};
+  return CUlaunchConfig{launch.grid[0],     launch.grid[1],
+                        launch.grid[2],     launch.block[0],
+                        launch.block[1],    launch.block[2],
+                        launch.sharedBytes, s.stream,
+                        &cluster,           1};
+}
+
+/// One kernel launch, in clusters where the plan says so (its PTX asks
+/// for the same shape with .reqnctapercluster, as Triton's num_ctas
+/// kernels do, which Triton launches the same way).
+CUresult launchOne(Session &s, CUfunction function, const PlanLaunch &launch,
+                   void **params) {
+  if (!launch.clustered())
+    return s.d->cuLaunchKernel(function, launch.grid[0], launch.grid[1],
+                               launch.grid[2], launch.block[0], launch.block[1],
+                               launch.block[2], launch.sharedBytes, s.stream,
+                               params, nullptr);
+  CUlaunchAttribute cluster;
+  CUlaunchConfig config = clusterConfig(s, launch, cluster);
+  return s.d->cuLaunchKernelEx(&config, function, params, nullptr);
+}
+
+} // namespace
+
+Outcome LoadedPlan::encodeTensorMaps(Session &s, DeviceMemory &mem,
+                                     const BufferSet &set) {
+  for (auto [i, launch] : llvm::enumerate(plan->launches))
+    for (auto [j, arg] : llvm::enumerate(launch.args)) {
+      if (arg.kind != PlanArg::Kind::TensorMap)
+        continue;
+      CUdeviceptr base = set.at(arg.buffer);
+      auto key = std::make_tuple(i, j, base);
+      if (tensorMaps.count(key))
+        continue;
+      if (!s.d->cuTensorMapEncodeTiled)
+        return fail(kStatusLoadError,
+                    "the CUDA driver has no cuTensorMapEncodeTiled (CUDA "
+                    "12 or newer is needed for TMA kernels)");
+      const PlanBuffer &buffer = *plan->find(arg.buffer);
+      static const std::map<DType, int> kDataType = {
+          {DType::I8, 0},   {DType::I32, 3},      {DType::I64, 5},
+          {DType::F16, 6},  {DType::F32, 7},      {DType::F64, 8},
+          {DType::BF16, 9}, {DType::F8E4M3FN, 0}, {DType::F8E5M2, 0}};
+      // The driver takes dimensions innermost first, and the byte
+      // strides of all but the innermost.
+      size_t rank = buffer.shape.size();
+      std::vector<unsigned long long> dims, strides;
+      std::vector<unsigned> box, elementStrides(rank, 1);
+      unsigned long long stride = dtypeBytes(buffer.dtype);
+      for (size_t d = 0; d < rank; ++d) {
+        size_t dim = rank - 1 - d;
+        dims.push_back(buffer.shape[dim]);
+        box.push_back(static_cast<unsigned>(arg.tensorMap.box[dim]));
+        if (d > 0)
+          strides.push_back(stride);
+        stride *= buffer.shape[dim];
+      }
+      cuda::CUtensorMap map;
+      const PlanTensorMap &t = arg.tensorMap;
+      if (CUresult r = s.d->cuTensorMapEncodeTiled(
+              &map, kDataType.at(buffer.dtype), rank,
+              reinterpret_cast<void *>(base), dims.data(), strides.data(),
+              box.data(), elementStrides.data(), t.interleave, t.swizzle,
+              t.l2Promotion, t.oobFill))
+        return fail(kStatusLoadError,
+                    llvm::formatv("cuTensorMapEncodeTiled refused the "
+                                  "descriptor of {0} for kernel '{1}': {2}",
+                                  arg.buffer, launch.kernel, s.d->describe(r)));
+      CUdeviceptr device = 0;
+      if (Outcome o = mem.allocate(sizeof(map), device, "a TMA descriptor"); !o)
+        return o;
+      if (CUresult r = s.d->cuMemcpyHtoD(device, &map, sizeof(map)))
+        return fail(kStatusLoadError,
+                    "copying a TMA descriptor: " + s.d->describe(r));
+      tensorMaps[key] = device;
+    }
+  return Outcome::ok();
+}
+
+json::Value LoadedPlan::maxActiveClusters(Session &s, size_t i) const {
+  const PlanLaunch &launch = plan->launches[i];
+  if (!launch.clustered() || !s.d->cuOccupancyMaxActiveClusters)
+    return nullptr;
+  CUlaunchAttribute cluster;
+  CUlaunchConfig config = clusterConfig(s, launch, cluster);
+  int count = 0;
+  if (s.d->cuOccupancyMaxActiveClusters(&count, functions[i], &config))
+    return nullptr;
+  return count;
+}
+
+CUresult LoadedPlan::enqueue(Session &s, const BufferSet &set,
+                             CUevent *events) const {
+  for (const PlanBuffer &b : plan->buffers)
+    if (b.kind == PlanBuffer::Kind::Scratch && b.zeroInit)
+      if (CUresult r =
+              s.d->cuMemsetD8Async(set.at(b.name), 0, b.bytes, s.stream))
+        return r;
+  for (auto [i, launch] : llvm::enumerate(plan->launches)) {
+    std::vector<uint64_t> slots(launch.args.size());
+    std::vector<void *> params(launch.args.size());
+    for (auto [j, arg] : llvm::enumerate(launch.args)) {
+      switch (arg.kind) {
+      case PlanArg::Kind::Buffer:
+        slots[j] = set.at(arg.buffer);
+        break;
+      case PlanArg::Kind::I64:
+        slots[j] = static_cast<uint64_t>(arg.intValue);
+        break;
+      case PlanArg::Kind::I32: {
+        int32_t v = static_cast<int32_t>(arg.intValue);
+        std::memcpy(&slots[j], &v, 4);
+        break;
+      }
+      case PlanArg::Kind::F32: {
+        float v = static_cast<float>(arg.floatValue);
+        std::memcpy(&slots[j], &v, 4);
+        break;
+      }
+      case PlanArg::Kind::TensorMap: {
+        auto it = tensorMaps.find(std::make_tuple(i, j, set.at(arg.buffer)));
+        if (it == tensorMaps.end())
+          return CUDA_ERROR_INVALID_VALUE;
+        slots[j] = it->second;
+        break;
+      }
+      }
+      params[j] = &slots[j];
+    }
+    if (events)
+      s.d->cuEventRecord(events[i], s.stream);
+    if (CUresult r = launchOne(s, functions[i], launch, params.data()))
+      return r;
+  }
+  if (events)
+    s.d->cuEventRecord(events[plan->launches.size()], s.stream);
+  return CUDA_SUCCESS;
+}
+
+} // namespace mlir::vibegemm::runtime::detail
