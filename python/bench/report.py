@@ -202,7 +202,7 @@ def plot(results, path):
     return "matplotlib"
 
 
-def readme_md(results, name, reproduce_gpu, renderer):
+def readme_md(results, name, reproduce_gpu, renderer, folder=None):
     """README.md of one benchmark run: reproduce commands, setup, what was measured."""
     env = results.get("environment") or {}
     dev = env.get("device") or {}
@@ -250,7 +250,7 @@ def readme_md(results, name, reproduce_gpu, renderer):
         "",
         "```sh",
         "python3 python/bench/bench.py report --out bench-out "
-        f"--dest docs/benchmarks/{name} --reproduce {shlex.quote(reproduce_gpu or '...')}",
+        f"--dest docs/benchmarks/{folder or name} --reproduce {shlex.quote(reproduce_gpu or '...')}",
         "```",
         "",
         "Commands as recorded: compile `" + (comp.get("command") or "?") + "`; run `"
@@ -272,7 +272,7 @@ def readme_md(results, name, reproduce_gpu, renderer):
         "checked loosely against eager), and on bf16/f16 rows max-autotune is it "
         "compiled with `mode=\"max-autotune\"` (Inductor benchmarks Triton's GEMM "
         "templates against cuBLAS and keeps the faster: what a PyTorch user would pick "
-        "instead). PyTorch timing: {cfg.get('timing', '?')}; "
+        f"instead). PyTorch timing: {cfg.get('timing', 'CUDA events, L2 flushed')}; "
         f"{cfg.get('iters', '?')} runs after {cfg.get('warmup', '?')} warm-ups. "
         "vibegemm-run's timing method is recorded per problem in results.json. "
         "Ratios are other / vibegemm: above 1, vibegemm is faster.",
@@ -328,6 +328,7 @@ def write_all(results, dest, reproduce_gpu=None, name=None):
     paths.append(pp)
     rm = os.path.join(dest, "README.md")
     with open(rm, "w") as f:
-        f.write(readme_md(results, name, reproduce_gpu, renderer))
+        f.write(readme_md(results, name, reproduce_gpu, renderer,
+                          os.path.basename(os.path.normpath(dest))))
     paths.append(rm)
     return paths
