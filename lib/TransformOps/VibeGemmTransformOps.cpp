@@ -8,13 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
-#include "vibegemm/TransformOps/AlignOperandRows.h"
-#include "vibegemm/TransformOps/BlockReduceGemm.h"
-#include "vibegemm/TransformOps/BlockSoftmax.h"
-#include "vibegemm/TransformOps/FfmaGemm.h"
-#include "vibegemm/TransformOps/GroupBlocks.h"
-#include "vibegemm/TransformOps/MmaSyncGemm.h"
-#include "vibegemm/TransformOps/WgmmaGemm.h"
+#include "vibegemm/Kernels/Kernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

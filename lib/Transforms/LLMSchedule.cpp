@@ -1156,7 +1156,11 @@ private:
                             DispatchRecord &record) {
     std::string ir;
     llvm::raw_string_ostream irStream(ir);
+    // The prompt states the target once, in its target facts.
+    Attribute targetAttr = dispatch->removeAttr(kTargetAttr);
     dispatch.print(irStream);
+    if (targetAttr)
+      dispatch->setAttr(kTargetAttr, targetAttr);
     std::map<std::string, std::string> values = {
         {"DISPATCH_NAME", record.name},
         {"SEQUENCE_NAME", record.name},

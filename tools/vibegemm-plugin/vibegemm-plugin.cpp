@@ -8,18 +8,21 @@
 
 #include "vibegemm/Registration/Registration.h"
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
 
-/// Registers every pass declared in Passes.td (new ones come with it). Only
-/// vibegemm's own: the host already has the upstream passes, and the vibegemm
-/// passes build their nested pipelines from C++, not from the registry.
+/// Registers every pass declared in Passes.td (new ones come with it) and
+/// the pipelines built from them (vibegemm-lower-to-ptx). Only vibegemm's
+/// own: the host already has the upstream passes, and vibegemm's pipelines
+/// and nested pipelines are built from C++, not from the registry.
 static void registerPluginPasses() {
   static bool registered = [] {
     mlir::vibegemm::registerVibeGemmPasses();
+    mlir::vibegemm::registerPipelines();
     return true;
   }();
   (void)registered;

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/BlockSoftmax.h"
-#include "vibegemm/TransformOps/GemmTile.h"
+#include "vibegemm/Kernels/Kernels.h"
+#include "GemmTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

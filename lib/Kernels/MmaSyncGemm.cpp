@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/MmaSyncGemm.h"
-#include "vibegemm/TransformOps/GemmTile.h"
+#include "vibegemm/Kernels/Kernels.h"
+#include "GemmTile.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

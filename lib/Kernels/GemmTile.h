@@ -2,12 +2,12 @@
 //
 // Facts about a block's bufferized GEMM tile (bounds, alignment, map
 // positions) and its elementwise epilogue chain, used by both the mma.sync
-// and the wgmma rewrites.
+// and the wgmma rewrites. Private to lib/Kernels.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
-#define VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
+#ifndef VIBEGEMM_LIB_KERNELS_GEMMTILE_H
+#define VIBEGEMM_LIB_KERNELS_GEMMTILE_H
 
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Target/TargetInfo.h"
@@ -308,4 +308,4 @@ FailureOr<scf::ForOp> rewriteWithBuilder(RewriterBase &rewriter,
 
 } // namespace mlir::vibegemm
 
-#endif // VIBEGEMM_TRANSFORMOPS_GEMMTILE_H
+#endif // VIBEGEMM_LIB_KERNELS_GEMMTILE_H

@@ -18,11 +18,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/WgmmaGemm.h"
+#include "vibegemm/Kernels/Kernels.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
-#include "vibegemm/TransformOps/AlignOperandRows.h"
-#include "vibegemm/TransformOps/GemmTile.h"
-#include "vibegemm/TransformOps/GroupBlocks.h"
+#include "GemmTile.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

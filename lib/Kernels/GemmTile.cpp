@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/GemmTile.h"
+#include "GemmTile.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 

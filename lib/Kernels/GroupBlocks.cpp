@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/GroupBlocks.h"
+#include "vibegemm/Kernels/Kernels.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/TransformOps/BlockReduceGemm.h"
-#include "vibegemm/TransformOps/GemmTile.h"
+#include "vibegemm/Kernels/Kernels.h"
+#include "GemmTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
