@@ -17,6 +17,12 @@
 using namespace mlir::vibegemm::runtime;
 namespace json = llvm::json;
 
+/// The most dynamic shared memory any GPU gives one block (227 KiB, sm_90).
+/// The runtime knows no target table (it links no MLIR); a smaller GPU
+/// refuses a larger request when the kernel is loaded, with the driver's
+/// error, and the compiler's kernel builders keep each target's own limit.
+static constexpr int64_t kLargestSharedBytesPerBlock = 227 * 1024;
+
 size_t mlir::vibegemm::runtime::dtypeBytes(DType type) {
   switch (type) {
   case DType::F64:
@@ -345,7 +351,7 @@ private:
                                   "clusters");
     }
     int64_t shared = obj->getInteger("shared_bytes").value_or(0);
-    if (shared < 0 || shared > 232448)
+    if (shared < 0 || shared > kLargestSharedBytesPerBlock)
       return setError(where + ": shared_bytes out of range");
     launch.sharedBytes = static_cast<unsigned>(shared);
     const json::Array *args = obj->getArray("args");
