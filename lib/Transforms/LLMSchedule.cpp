@@ -621,6 +621,7 @@ private:
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addPass(createVibeGemmPreparePass());
     pm.addPass(createVibeGemmFormDispatchesPass());
+    pm.addPass(createVibeGemmWidenHalfSoftmaxPass());
     VibeGemmBuiltinSchedulePassOptions scheduleOptions;
     scheduleOptions.target = target;
     scheduleOptions.reference = true;

@@ -1,7 +1,7 @@
-// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-widen-half-softmax --vibegemm-builtin-schedule="cpu-check=true" --vibegemm-apply-schedules --vibegemm-lower-to-cpu \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
 // RUN:   | FileCheck %s
-// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="cpu-check=true" | FileCheck %s --check-prefix=SCHEDULE
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-widen-half-softmax --vibegemm-builtin-schedule="cpu-check=true" | FileCheck %s --check-prefix=SCHEDULE
 
 // The direct schedule on a shape no tile divides (partial tiles at every edge).
 // SCHEDULE: num_threads

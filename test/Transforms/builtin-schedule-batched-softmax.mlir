@@ -1,7 +1,7 @@
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule --split-input-file | FileCheck %s
 // RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule --vibegemm-apply-schedules --split-input-file | FileCheck %s --check-prefix=APPLY
-// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="reference=true" --split-input-file | FileCheck %s --check-prefix=REF
-// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="reference=true" --vibegemm-apply-schedules --split-input-file | FileCheck %s --check-prefix=REFAPPLY
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-widen-half-softmax --vibegemm-builtin-schedule="reference=true" --split-input-file | FileCheck %s --check-prefix=REF
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-widen-half-softmax --vibegemm-builtin-schedule="reference=true" --vibegemm-apply-schedules --split-input-file | FileCheck %s --check-prefix=REFAPPLY
 
 // A batched GEMM with a softmax after it (attention scores): in bf16 the
 // tensor-core schedule, the softmax a kernel of its own with one row per

@@ -1,4 +1,4 @@
-// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-builtin-schedule="reference=true" --split-input-file | FileCheck %s
+// RUN: vibegemm-opt %s --vibegemm-form-dispatches --vibegemm-widen-half-softmax --vibegemm-builtin-schedule="reference=true" --split-input-file | FileCheck %s
 
 // The reference computes a bf16 softmax in f32 (a bf16 row sum saturates at
 // 256): the input is widened, the softmax runs on f32, the result is rounded

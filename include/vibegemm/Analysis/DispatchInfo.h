@@ -60,6 +60,10 @@ inline constexpr llvm::StringLiteral kMaxRegistersAttr =
 /// The target a dispatch is scheduled for ("sm_90a"), set by
 /// vibegemm-builtin-schedule: kernel builders read their limits from it.
 inline constexpr llvm::StringLiteral kTargetAttr = "vibegemm.target";
+/// Set by vibegemm-widen-half-softmax on a dispatch whose f16/bf16 softmax
+/// it made an f32 one between an extension and a rounding.
+inline constexpr llvm::StringLiteral kWidenedSoftmaxAttr =
+    "vibegemm.widened_softmax";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
 /// Name of the module holding the transform scripts.

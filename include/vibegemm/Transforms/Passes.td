@@ -336,6 +336,25 @@ def VibeGemmCpuCheckHarnessPass
   ];
 }
 
+def VibeGemmWidenHalfSoftmaxPass
+    : Pass<"vibegemm-widen-half-softmax", "::mlir::ModuleOp"> {
+  let summary = "Compute each dispatch's f16/bf16 softmax in f32";
+  let description = [{
+    Runs before `vibegemm-builtin-schedule{reference=true}` or
+    `{cpu-check=true}`, whose schedules decompose a softmax into generics in
+    its own element type, where an f16/bf16 row sum saturates (adding 1 to
+    256 is lost in bf16); those schedules refuse an unwidened one. Each
+    f16/bf16 `linalg.softmax` of a dispatch becomes an f32 softmax between
+    an extension and a rounding, two elementwise ops tagged as epilogues, as
+    PyTorch and vibegemm's kernels compute it, and the dispatch is marked
+    `vibegemm.widened_softmax` (the scheduler then keeps its epilogues
+    unfused: the rounding lies beyond the softmax).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def VibeGemmWidenFloat8Pass : Pass<"vibegemm-widen-float8"> {
   let summary = "Lower arith.extf from FP8 to integer arithmetic";
   let description = [{
