@@ -408,13 +408,18 @@ private:
   /// The driver copies each argument by the size the kernel declares and
   /// cannot tell a 4-byte value from an 8-byte one: check them here.
   bool checkAgainstEntry(const std::string &where, const PlanLaunch &launch) {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
-        llvm::MemoryBuffer::getFile(launch.ptxPath);
-    if (!text)
-      return setError(where + ": cannot read its PTX file");
+    // Launches of one dispatch share its PTX file: read it once.
+    std::unique_ptr<llvm::MemoryBuffer> &text = ptxTexts[launch.ptxPath];
+    if (!text) {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> read =
+          llvm::MemoryBuffer::getFile(launch.ptxPath);
+      if (!read)
+        return setError(where + ": cannot read its PTX file");
+      text = std::move(*read);
+    }
     std::string why;
     std::optional<PtxEntry> entry =
-        findPtxEntry((*text)->getBuffer(), launch.kernel, why);
+        findPtxEntry(text->getBuffer(), launch.kernel, why);
     if (!entry)
       return setError(where + ": " +
                       (why.empty() ? "no .entry '" + launch.kernel +
@@ -533,6 +538,7 @@ private:
   }
 
   std::string path, firstError;
+  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> ptxTexts;
 };
 
 } // namespace
