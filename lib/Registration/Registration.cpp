@@ -1,14 +1,15 @@
-//===- Registration.cpp - Everything vibegemm registers -------------------===//
+//===- Registration.cpp - vibegemm's public entry points ------------------===//
 //
-// Dialects, interface models, transform extensions, translations and passes
-// for vibegemm-opt and the plugin.
+// Implements include/vibegemm/VibeGemm.h: the dialects, interface models,
+// transform extensions, translations and passes that vibegemm-opt, the
+// plugin and downstream compilers register, and the deterministic compile.
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/Registration/Registration.h"
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Pipelines.h"
+#include "vibegemm/VibeGemm.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -60,9 +61,9 @@
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Transform/DebugExtension/DebugExtension.h"
 #include "mlir/Dialect/Transform/LoopExtension/LoopExtension.h"
 #include "mlir/Dialect/Transform/Transforms/Passes.h"
@@ -74,6 +75,7 @@
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -81,7 +83,8 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
-void mlir::vibegemm::registerDialects(DialectRegistry &registry) {
+void vibegemm::registerDialects(mlir::DialectRegistry &registry) {
+  using namespace mlir;
   // What vibegemm parses (linalg on tensors, transform scripts, and what
   // frontends put around them: ml_program globals, TOSA) and what it
   // produces (gpu, nvvm, llvm), nothing else.
@@ -153,21 +156,35 @@ void mlir::vibegemm::registerDialects(DialectRegistry &registry) {
   transform::registerDebugExtension(registry);
   transform::registerLoopExtension(registry);
   transform::registerTuneExtension(registry);
-  vibegemm::registerTransformDialectExtension(registry);
+  mlir::vibegemm::registerTransformDialectExtension(registry);
 }
 
-void mlir::vibegemm::registerPasses() {
-  mlir::vibegemm::registerVibeGemmPasses();
-  mlir::vibegemm::registerPipelines();
-  mlir::registerTransformsPasses();
-  mlir::registerConversionPasses();
-  mlir::affine::registerAffinePasses();
-  mlir::bufferization::registerBufferizationPasses();
-  mlir::registerGPUPasses();
-  mlir::gpu::registerGPUToNVVMPipeline();
-  mlir::registerLinalgPasses();
-  mlir::memref::registerMemRefPasses();
-  mlir::registerSCFPasses();
-  mlir::transform::registerTransformPasses();
-  mlir::vector::registerVectorPasses();
+void vibegemm::registerPasses() {
+  static bool registered = [] {
+    mlir::vibegemm::registerVibeGemmPasses();
+    mlir::vibegemm::registerPipelines();
+    mlir::registerTransformsPasses();
+    mlir::registerConversionPasses();
+    mlir::affine::registerAffinePasses();
+    mlir::bufferization::registerBufferizationPasses();
+    mlir::registerGPUPasses();
+    mlir::gpu::registerGPUToNVVMPipeline();
+    mlir::registerLinalgPasses();
+    mlir::memref::registerMemRefPasses();
+    mlir::registerSCFPasses();
+    mlir::transform::registerTransformPasses();
+    mlir::vector::registerVectorPasses();
+    return true;
+  }();
+  (void)registered;
+}
+
+void vibegemm::buildCompilePipeline(mlir::OpPassManager &pm,
+                                    const CompileOptions &options) {
+  mlir::vibegemm::VibeGemmCompilePassOptions passOptions;
+  passOptions.target = options.target;
+  passOptions.db = options.db;
+  passOptions.specs = options.specs;
+  passOptions.optLevel = options.optLevel;
+  pm.addPass(mlir::vibegemm::createVibeGemmCompilePass(passOptions));
 }

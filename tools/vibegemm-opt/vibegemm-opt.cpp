@@ -4,15 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/Registration/Registration.h"
+#include "vibegemm/VibeGemm.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::vibegemm::registerDialects(registry);
-  mlir::vibegemm::registerPasses();
+  vibegemm::registerDialects(registry);
+  vibegemm::registerPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "vibegemm: GEMM dispatches to sm_90 PTX\n", registry));
 }

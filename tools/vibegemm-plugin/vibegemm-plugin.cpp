@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "vibegemm/Registration/Registration.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Pipelines.h"
+#include "vibegemm/VibeGemm.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
@@ -34,7 +34,7 @@ static void registerPluginPasses() {
 /// the same libMLIR.so as the host's), and it makes the plugin work in hosts
 /// that register less.
 static void registerPluginDialects(mlir::DialectRegistry *registry) {
-  mlir::vibegemm::registerDialects(*registry);
+  vibegemm::registerDialects(*registry);
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
