@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
-          cmake ninja-build ccache g++ python3 libgtest-dev
+          clang-format-22 cmake ninja-build ccache g++ python3 libgtest-dev
           libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev chromium)
 missing=()
 for p in "${packages[@]}"; do

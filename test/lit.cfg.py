@@ -82,6 +82,20 @@ llvm_config.add_tool_substitutions([ToolSubst(
     "mlir-opt-22", command=shutil.which("mlir-opt-22")
     or os.path.join(config.llvm_tools_dir, "mlir-opt"))])
 
+# The format check needs Debian's clang-format 22 and a git checkout that has
+# the commit from which every changed line must be formatted (.ci/format-base).
+format_base = open(os.path.join(config.vibegemm_src_root, ".ci",
+                                "format-base")).read().strip()
+if (shutil.which("git-clang-format-22") and shutil.which("clang-format-22")
+        and subprocess.run(["git", "-C", config.vibegemm_src_root, "cat-file",
+                            "-e", format_base + "^{commit}"],
+                           capture_output=True).returncode == 0):
+    config.available_features.add("clang-format")
+    config.substitutions.append(("%format_base", format_base))
+else:
+    lit_config.note("no clang-format-22 or no git history back to "
+                    ".ci/format-base: the format check is UNSUPPORTED")
+
 # The install test installs the whole build tree and builds a downstream
 # project against it: slow, so only with VIBEGEMM_TEST_INSTALL=1.
 if os.environ.get("VIBEGEMM_TEST_INSTALL") == "1":
