@@ -27,31 +27,6 @@ constexpr int64_t kCopyThreads = 256;
 /// Elements each thread loads before it stores them.
 constexpr int64_t kCopyUnroll = 8;
 
-/// The subviews and casts between a GEMM operand and the buffer it views,
-/// innermost (the operand's definition) first.
-struct ViewChain {
-  Value root;
-  SmallVector<Operation *> ops;
-};
-
-ViewChain traceViews(Value operand) {
-  ViewChain chain;
-  Value v = operand;
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
-      chain.ops.push_back(def);
-      v = sub.getSource();
-    } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      chain.ops.push_back(def);
-      v = cast.getSource();
-    } else {
-      break;
-    }
-  }
-  chain.root = v;
-  return chain;
-}
-
 class RowAligner : IndexBuilder {
 public:
   RowAligner(RewriterBase &rewriter, linalg::LinalgOp gemm,

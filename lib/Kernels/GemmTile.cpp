@@ -31,6 +31,36 @@ bool vibegemm::isBlockLocalAllocation(Value buffer) {
   return def && isa<memref::AllocOp, memref::AllocaOp>(def);
 }
 
+ViewChain vibegemm::traceViews(Value view) {
+  ViewChain chain;
+  Value v = view;
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CastOp>(def))
+      break;
+    chain.ops.push_back(def);
+    v = def->getOperand(0); // the source of both
+  }
+  chain.root = v;
+  return chain;
+}
+
+SmallVector<memref::SubViewOp> ViewChain::subviews() const {
+  SmallVector<memref::SubViewOp> subs;
+  for (Operation *op : ops)
+    if (auto sub = dyn_cast<memref::SubViewOp>(op))
+      subs.push_back(sub);
+  return subs;
+}
+
+bool ViewChain::unitStrides() const {
+  return llvm::all_of(subviews(), [](memref::SubViewOp sub) {
+    return sub.getSourceType().getRank() == sub.getType().getRank() &&
+           llvm::all_of(sub.getMixedStrides(), [](OpFoldResult s) {
+             return isConstantIntValue(s, 1);
+           });
+  });
+}
+
 /// True when an index is provably a multiple of `divisor`: a constant, or
 /// an affine.apply whose expression has that divisor (block offsets such as
 /// `d0 * 128`).
@@ -48,19 +78,11 @@ static bool isMultipleOf(OpFoldResult index, int64_t divisor) {
 /// to its allocation: the allocation's rows are, and every subview offset
 /// along the innermost dimension keeps them so.
 bool vibegemm::rowsAligned(Value view, int64_t divisor) {
-  Value v = view;
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
-      if (!isMultipleOf(sub.getMixedOffsets().back(), divisor))
-        return false;
-      v = sub.getSource();
-    } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-    } else {
-      break;
-    }
-  }
-  auto type = dyn_cast<MemRefType>(v.getType());
+  ViewChain chain = traceViews(view);
+  for (memref::SubViewOp sub : chain.subviews())
+    if (!isMultipleOf(sub.getMixedOffsets().back(), divisor))
+      return false;
+  auto type = dyn_cast<MemRefType>(chain.root.getType());
   return type && !type.isDynamicDim(type.getRank() - 1) &&
          type.getDimSize(type.getRank() - 1) % divisor == 0;
 }
@@ -78,23 +100,12 @@ FailureOr<ViewOrigin> traceUnitStrideView(Value view) {
   auto viewType = dyn_cast<MemRefType>(view.getType());
   if (!viewType)
     return failure();
+  ViewChain chain = traceViews(view);
+  if (!chain.unitStrides())
+    return failure();
   ViewOrigin origin;
-  Value v = view;
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
-      if (sub.getSourceType().getRank() != viewType.getRank() ||
-          !llvm::all_of(sub.getMixedStrides(), [](OpFoldResult s) {
-            return isConstantIntValue(s, 1);
-          }))
-        return failure();
-      origin.subviews.push_back(sub);
-      v = sub.getSource();
-    } else if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-    } else {
-      break;
-    }
-  }
+  origin.subviews = chain.subviews();
+  Value v = chain.root;
   // The buffer's layout, or row-major for a dispatch argument still seen
   // through `bufferization.to_buffer` (plan buffers are row-major).
   auto root = dyn_cast<MemRefType>(v.getType());

@@ -184,6 +184,21 @@ protected:
 /// Allocations local to the block (temporaries of the chain).
 bool isBlockLocalAllocation(Value buffer);
 
+/// The subviews and casts between a view and the buffer it views.
+struct ViewChain {
+  Value root;                   // the buffer
+  SmallVector<Operation *> ops; // subviews and casts, the view's own first
+  /// The chain's subviews, the view's own first.
+  SmallVector<memref::SubViewOp> subviews() const;
+  /// Every subview keeps the rank and has unit strides, as TMA boxes and
+  /// static strides need.
+  bool unitStrides() const;
+};
+
+/// Follows `view` through subviews and casts to the buffer it views: the
+/// one view-chain walker of the kernel builders.
+ViewChain traceViews(Value view);
+
 /// True when every row of `view` starts `divisor`-element aligned relative
 /// to its allocation: the allocation's rows are, and every subview offset
 /// along the innermost dimension keeps them so.

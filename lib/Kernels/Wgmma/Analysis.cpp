@@ -21,34 +21,18 @@ using namespace mlir::vibegemm;
 using namespace mlir::vibegemm::wgmma;
 
 LogicalResult wgmma::traceToRoot(TmaOperand &op, std::string &why) {
-  Value v = op.tile;
-  auto rank = cast<MemRefType>(v.getType()).getRank();
-  op.offsets.assign(rank, {});
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
-      if (sub.getSourceType().getRank() != rank ||
-          !llvm::all_of(sub.getMixedStrides(), [](OpFoldResult s) {
-            return isConstantIntValue(s, 1);
-          })) {
-        why = "TMA operands must be unit-stride views of a buffer";
-        return failure();
-      }
-      for (auto [d, offset] : llvm::enumerate(sub.getMixedOffsets()))
-        op.offsets[d].push_back(offset);
-      v = sub.getSource();
-      continue;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    // Possibly split-K's view of a whole buffer with K split in two; the
-    // analysis decides (else the expanded buffer is the root, as any other).
-    if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
-      op.splitExpand = expand;
-    break;
-  }
-  op.root = v;
+  ViewChain chain = traceViews(op.tile);
+  if (!chain.unitStrides())
+    return refuse(why, "TMA operands must be unit-stride views of a buffer");
+  op.offsets.assign(cast<MemRefType>(op.tile.getType()).getRank(), {});
+  for (memref::SubViewOp sub : chain.subviews())
+    for (auto [d, offset] : llvm::enumerate(sub.getMixedOffsets()))
+      op.offsets[d].push_back(offset);
+  op.root = chain.root;
+  // Possibly split-K's view of a whole buffer with K split in two; the
+  // analysis decides (else the expanded buffer is the root, as any other).
+  if (auto expand = op.root.getDefiningOp<memref::ExpandShapeOp>())
+    op.splitExpand = expand;
   return success();
 }
 
