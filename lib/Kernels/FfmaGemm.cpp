@@ -34,12 +34,8 @@ constexpr int64_t kVec = 4;
 constexpr int64_t kPad = 4;
 
 /// One GEMM operand (A or B) as the kernel stages it: always [k][outer] in
-/// shared memory.
-struct FfmaOperand {
-  Value mem;          // the tile, cast to a unit innermost stride
-  AffineMap map;      // the contraction's indexing map for it
-  unsigned outerDim;  // the loop dimension besides K: m for A, n for B
-  bool kContiguous;   // global rows run along K (else along M/N)
+/// shared memory (`mem` is cast to a unit innermost stride).
+struct FfmaOperand : OperandLayout {
   int64_t threadTile; // outputs per thread along the outer dimension
   int64_t outerTile;  // static extent of the shared tile's rows
   int64_t threadsAlong; // threads across the outer dimension
@@ -114,14 +110,12 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
 
   auto describe = [&](FfmaOperand &op, Value mem, AffineMap map,
                       unsigned outer, int64_t threadTile) -> LogicalResult {
-    op.map = map;
-    op.outerDim = outer;
-    op.threadTile = threadTile;
     FailureOr<OperandLayout> layout =
         analyseOperandLayout(mem, map, outer, kDim, why);
     if (failed(layout))
       return failure();
-    op.kContiguous = layout->kContiguous;
+    static_cast<OperandLayout &>(op) = *layout;
+    op.threadTile = threadTile;
     // Threads across the tile come in powers of two; a tile edge smaller
     // than that is zero-filled by the copies and masked on store.
     op.threadsAlong =
@@ -131,7 +125,6 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
     // 4-byte copies (which also transpose a K-contiguous operand) else.
     op.copyVec =
         !op.kContiguous && rowsAligned(mem, kVec) ? kVec : 1;
-    op.mem = mem;
     return success();
   };
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];
@@ -147,12 +140,11 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
   if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
                            why)))
     return failure();
-  if (!resultPosition(maps[2], mDim) || !resultPosition(maps[2], nDim))
-    return fail("the accumulator's indexing map must hold M and N");
-  output = {maps[2], numLoops, mDim, nDim};
-  if (failed(checkLaunchUntouched(launch, why)))
+  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, *this, why);
+  if (failed(outputMap))
     return failure();
-  FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
+  output = *outputMap;
+  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, launch, why);
   if (failed(epilogue))
     return failure();
   chain = std::move(*epilogue);

@@ -201,7 +201,27 @@ vibegemm::analyseOperandLayout(Value mem, AffineMap map, unsigned outerDim,
     why = "cannot bound the block tile's extent statically";
     return failure();
   }
-  return OperandLayout{*outerPos, *kPos, kContiguous, *bound};
+  return OperandLayout{mem,   map,         outerDim, *outerPos,
+                       *kPos, kContiguous, *bound};
+}
+
+FailureOr<OutputMap> vibegemm::analyseOutputMap(linalg::LinalgOp gemm,
+                                                const BlockGemm &facts,
+                                                std::string &why) {
+  AffineMap map = gemm.getIndexingMapsArray()[2];
+  if (!resultPosition(map, facts.mDim) || !resultPosition(map, facts.nDim)) {
+    why = "the accumulator's indexing map must hold M and N";
+    return failure();
+  }
+  return OutputMap{map, facts.numLoops, facts.mDim, facts.nDim};
+}
+
+FailureOr<EpilogueChain> vibegemm::analyseEpilogue(linalg::LinalgOp gemm,
+                                                   gpu::LaunchOp launch,
+                                                   std::string &why) {
+  if (failed(checkLaunchUntouched(launch, why)))
+    return failure();
+  return collectEpilogue(gemm, why);
 }
 
 FailureOr<int64_t> vibegemm::upperBound(Value buffer, int64_t dim) {

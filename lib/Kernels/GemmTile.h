@@ -229,7 +229,11 @@ std::optional<unsigned> resultPosition(AffineMap map, unsigned loopDim);
 
 /// Where a GEMM operand's outer (M or N) and K dimensions sit in its
 /// buffer, as the kernels that stage it through shared memory read it.
+/// Their operand descriptions start from it.
 struct OperandLayout {
+  Value mem;               // the operand
+  AffineMap map;           // the contraction's indexing map for it
+  unsigned outerDim;       // the loop dimension besides K: m for A, n for B
   unsigned outerPos, kPos; // positions among the buffer's dimensions
   bool kContiguous;        // rows run along K (else along M or N)
   int64_t outerBound;      // static upper bound of the outer extent
@@ -241,6 +245,19 @@ struct OperandLayout {
 FailureOr<OperandLayout> analyseOperandLayout(Value mem, AffineMap map,
                                               unsigned outerDim, unsigned kDim,
                                               std::string &why);
+
+/// Where `gemm`'s output element (row, col) lives; fails with `why` unless
+/// the accumulator's indexing map holds M and N.
+FailureOr<OutputMap> analyseOutputMap(linalg::LinalgOp gemm,
+                                      const BlockGemm &facts,
+                                      std::string &why);
+
+/// The last checks of a GEMM builder's analysis: the launch is untouched
+/// (checkLaunchUntouched) and the epilogue can run on registers
+/// (collectEpilogue), whose chain it returns.
+FailureOr<EpilogueChain> analyseEpilogue(linalg::LinalgOp gemm,
+                                         gpu::LaunchOp launch,
+                                         std::string &why);
 
 /// Collects the fill and the elementwise chain around `gemm`, or says why
 /// a consumer cannot run on registers.

@@ -35,13 +35,11 @@ namespace {
 /// Bytes per cp.async copy.
 constexpr int64_t kChunkBytes = 16;
 
-/// One GEMM operand (A or B) as the kernel stages it.
-struct StagedOperand {
-  Value mem;         // the tile, cast to a unit innermost stride
-  AffineMap map;     // the contraction's indexing map for it
-  unsigned outerDim; // the loop dimension besides K: m for A, n for B
+/// One GEMM operand (A or B) as the kernel stages it (`mem` is cast to a
+/// unit innermost stride; kContiguous: the shared tile is [outer][k], else
+/// [k][outer]).
+struct StagedOperand : OperandLayout {
   unsigned kDim;
-  bool kContiguous;  // shared tile is [outer][k] (else [k][outer])
   int64_t outerTile; // static upper bound of the outer extent
   Value outerSize;   // the extent at run time
   int64_t rows = 0, cols = 0; // shared tile in memory order, unpadded
@@ -156,14 +154,12 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
 
   auto describe = [&](StagedOperand &op, Value mem, AffineMap map,
                       unsigned outer, int64_t tileRows) -> LogicalResult {
-    op.map = map;
-    op.outerDim = outer;
-    op.kDim = kDim;
     FailureOr<OperandLayout> layout =
         analyseOperandLayout(mem, map, outer, kDim, why);
     if (failed(layout))
       return failure();
-    op.kContiguous = layout->kContiguous;
+    static_cast<OperandLayout &>(op) = *layout;
+    op.kDim = kDim;
     unsigned kPos = layout->kPos;
     // A tile smaller than the warps' fragments (a problem edge) is padded:
     // the copies zero-fill and the stores mask the extra rows.
@@ -187,7 +183,6 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                                 "16-byte copies evenly over {2} threads",
                                 op.rows, op.cols, threads)
                       .str());
-    op.mem = mem;
     return success();
   };
   if (failed(describe(lhs, a, maps[0], mDim, 16 * opt.warpsM)) ||
@@ -207,15 +202,12 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                            why)))
     return failure();
 
-  output = {maps[2], numLoops, mDim, nDim};
-  std::optional<unsigned> accM = resultPosition(maps[2], mDim);
-  std::optional<unsigned> accN = resultPosition(maps[2], nDim);
-  if (!accM || !accN)
-    return fail("the accumulator's indexing map must hold M and N");
-
-  if (failed(checkLaunchUntouched(launch, why)))
+  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, *this, why);
+  if (failed(outputMap))
     return failure();
-  FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
+  output = *outputMap;
+
+  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, launch, why);
   if (failed(epilogue))
     return failure();
   chain = std::move(*epilogue);

@@ -174,9 +174,7 @@ LogicalResult WgmmaAnalysis::analyse() {
   if (failed(analyseOperands(tf32)) || failed(analyseTileSizes()))
     return failure();
 
-  if (failed(checkLaunchUntouched(plan.launch, why)))
-    return failure();
-  FailureOr<EpilogueChain> epilogue = collectEpilogue(gemm, why);
+  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, plan.launch, why);
   if (failed(epilogue))
     return failure();
   plan.chain = std::move(*epilogue);
@@ -214,10 +212,10 @@ LogicalResult WgmmaAnalysis::analyseOperands(bool tf32) {
   if (failed(operandDims(maps[0], plan.mDim, plan.kDim, batchDim, lhs)) ||
       failed(operandDims(maps[1], plan.nDim, plan.kDim, batchDim, rhs)))
     return fail(layoutError);
-  std::optional<unsigned> accM = resultPosition(maps[2], plan.mDim);
-  std::optional<unsigned> accN = resultPosition(maps[2], plan.nDim);
-  if (!accM || !accN)
-    return fail("the accumulator's indexing map must hold M and N");
+  FailureOr<OutputMap> output = analyseOutputMap(gemm, plan, why);
+  if (failed(output))
+    return failure();
+  plan.output = *output;
   for (TmaOperand *op : {&lhs, &rhs})
     if (failed(traceToRoot(*op, why)))
       return failure();
@@ -337,13 +335,7 @@ LogicalResult WgmmaAnalysis::analyseTileSizes() {
   plan.lhs.boxRows = plan.lhsKMajor ? plan.blockM : plan.blockK;
   plan.rhs.boxRows =
       plan.rhsKMajor ? plan.blockN / opt.clusterRows : plan.blockK;
-  if (plan.sharedBytes() > plan.target->maxSharedBytesPerBlock)
-    return fail(llvm::formatv("the {0}-stage ring needs {1} bytes of shared "
-                              "memory (at most {2} on {3})",
-                              opt.stages, plan.sharedBytes(),
-                              plan.target->maxSharedBytesPerBlock,
-                              plan.target->name));
-  return success();
+  return checkRingFits(*plan.target, opt.stages, plan.sharedBytes(), why);
 }
 
 LogicalResult WgmmaAnalysis::analyseCluster() {

@@ -21,21 +21,6 @@ using namespace mlir;
 using namespace mlir::vibegemm;
 using namespace mlir::vibegemm::wgmma;
 
-SmallVector<Value> WgmmaEmitter::indicesFor(AffineMap map, Value row,
-                                            Value col) {
-  SmallVector<Value> dims(plan.numLoops);
-  dims[plan.mDim] = row;
-  dims[plan.nDim] = col;
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(expr))
-      indices.push_back(dims[d.getPosition()] ? dims[d.getPosition()] : c(0));
-    else
-      indices.push_back(c(cast<AffineConstantExpr>(expr).getValue()));
-  }
-  return indices;
-}
-
 std::pair<Value, Value> WgmmaEmitter::accumulatorOrigin() {
   // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows
   // 16w + lane / 4 (+ 8), values 4j..4j+3 columns 8j + 2 (lane % 4) (+ 1).
@@ -130,7 +115,6 @@ void WgmmaEmitter::emitConsumerEpilogue(scf::ForOp loop) {
 SmallVector<std::pair<Value, Value>>
 WgmmaEmitter::finish(Value row, Value col, Value staged,
                      const DenseMap<Value, Value> *preloaded) {
-  AffineMap accMap = plan.gemm.getIndexingMapsArray()[2];
   Value value = staged;
   if (plan.chain.init) {
     Value fill = plan.chain.init.getInputs()[0];
@@ -139,10 +123,10 @@ WgmmaEmitter::finish(Value row, Value col, Value staged,
   } else {
     // No fill: the GEMM accumulates into what the buffer holds.
     Value old = memref::LoadOp::create(b, loc, plan.chain.accumulator,
-                                       indicesFor(accMap, row, col));
+                                       outputIndices(plan.output, row, col));
     value = arith::AddFOp::create(b, loc, value, old);
   }
-  return evaluateEpilogue(b, loc, plan.chain, indicesFor(accMap, row, col),
+  return evaluateEpilogue(b, loc, plan.chain, outputIndices(plan.output, row, col),
                           value, preloaded);
 }
 
@@ -155,8 +139,7 @@ void WgmmaEmitter::emitEpilogue() {
 
 void WgmmaEmitter::storeColumns(Value row, Value col, int64_t count,
                                 function_ref<Value(int64_t)> element) {
-  AffineMap accMap = plan.gemm.getIndexingMapsArray()[2];
-  unsigned nPos = *resultPosition(accMap, plan.nDim);
+  unsigned nPos = *resultPosition(plan.output.map, plan.nDim);
   OpBuilder::InsertionGuard guard(b);
   // All columns inside the problem: one vector store per buffer.
   auto storeAll = [&]() {
@@ -176,13 +159,13 @@ void WgmmaEmitter::storeColumns(Value row, Value col, int64_t count,
             b, loc, VectorType::get({count}, type), values);
         int64_t bytes = count * type.getIntOrFloatBitWidth() / 8;
         vector::StoreOp::create(
-            b, loc, vec, buffer, indicesFor(accMap, row, col),
+            b, loc, vec, buffer, outputIndices(plan.output, row, col),
             /*nontemporal=*/false, llvm::Align(std::min<int64_t>(bytes, 16)));
         continue;
       }
       for (auto [e, v] : llvm::enumerate(values))
         memref::StoreOp::create(b, loc, v, buffer,
-                                indicesFor(accMap, row, add(col, c(e))));
+                                outputIndices(plan.output, row, add(col, c(e))));
     }
   };
   std::optional<int64_t> m = getConstantIntValue(mSize);
@@ -209,6 +192,6 @@ void WgmmaEmitter::storeColumns(Value row, Value col, int64_t count,
     for (auto [buffer, value] : finish(row, colE, element(e)))
       if (!isBlockLocalAllocation(buffer))
         memref::StoreOp::create(b, loc, value, buffer,
-                                indicesFor(accMap, row, colE));
+                                outputIndices(plan.output, row, colE));
   }
 }

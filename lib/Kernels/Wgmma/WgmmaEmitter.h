@@ -69,7 +69,6 @@ private:
 
   //===--- Epilogue.cpp: staged epilogues ------------------------------===//
 
-  SmallVector<Value> indicesFor(AffineMap map, Value row, Value col);
   /// Row (within its consumer's rows) and column of a consumer thread's
   /// first accumulator value.
   std::pair<Value, Value> accumulatorOrigin();

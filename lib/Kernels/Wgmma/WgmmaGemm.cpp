@@ -65,7 +65,7 @@ void WgmmaEmitter::shapeKernel() {
 }
 
 void WgmmaEmitter::tileExtents() {
-  AffineMap accMap = plan.gemm.getIndexingMapsArray()[2];
+  AffineMap accMap = plan.output.map;
   mSize = extent(plan.chain.accumulator, *resultPosition(accMap, plan.mDim));
   nSize = extent(plan.chain.accumulator, *resultPosition(accMap, plan.nDim));
 }

@@ -104,6 +104,8 @@ struct WgmmaPlan : BlockGemm {
   /// Elements per K-tile (one 128-byte row) and per wgmma (32 bytes).
   int64_t blockK = 64, mmaK = 16;
   int64_t blockM = 0, blockN = 0, rowsPerConsumer = 0, kTileCount = 0;
+  /// Where output element (row, col) lives: the accumulator's map.
+  OutputMap output;
   EpilogueChain chain;
   /// tma_store: the one buffer the epilogue writes, as TMA stores it, its
   /// element type and size, and the columns staged per pass.
