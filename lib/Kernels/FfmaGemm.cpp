@@ -108,8 +108,8 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
     return failure();
   SmallVector<AffineMap> maps = gemm.getIndexingMapsArray();
 
-  auto describe = [&](FfmaOperand &op, Value mem, AffineMap map,
-                      unsigned outer, int64_t threadTile) -> LogicalResult {
+  auto describe = [&](FfmaOperand &op, Value mem, AffineMap map, unsigned outer,
+                      int64_t threadTile) -> LogicalResult {
     FailureOr<OperandLayout> layout =
         analyseOperandLayout(mem, map, outer, kDim, why);
     if (failed(layout))
@@ -123,8 +123,7 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
     op.outerTile = op.threadsAlong * threadTile;
     // 16-byte copies along an M or N whose rows start 16-byte aligned;
     // 4-byte copies (which also transpose a K-contiguous operand) else.
-    op.copyVec =
-        !op.kContiguous && rowsAligned(mem, kVec) ? kVec : 1;
+    op.copyVec = !op.kContiguous && rowsAligned(mem, kVec) ? kVec : 1;
     return success();
   };
   Value a = gemm.getDpsInputs()[0], bv = gemm.getDpsInputs()[1];

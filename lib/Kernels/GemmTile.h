@@ -249,15 +249,13 @@ FailureOr<OperandLayout> analyseOperandLayout(Value mem, AffineMap map,
 /// Where `gemm`'s output element (row, col) lives; fails with `why` unless
 /// the accumulator's indexing map holds M and N.
 FailureOr<OutputMap> analyseOutputMap(linalg::LinalgOp gemm,
-                                      const BlockGemm &facts,
-                                      std::string &why);
+                                      const BlockGemm &facts, std::string &why);
 
 /// The last checks of a GEMM builder's analysis: the launch is untouched
 /// (checkLaunchUntouched) and the epilogue can run on registers
 /// (collectEpilogue), whose chain it returns.
-FailureOr<EpilogueChain> analyseEpilogue(linalg::LinalgOp gemm,
-                                         gpu::LaunchOp launch,
-                                         std::string &why);
+FailureOr<EpilogueChain>
+analyseEpilogue(linalg::LinalgOp gemm, gpu::LaunchOp launch, std::string &why);
 
 /// Collects the fill and the elementwise chain around `gemm`, or says why
 /// a consumer cannot run on registers.

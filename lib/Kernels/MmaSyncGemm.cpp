@@ -47,7 +47,6 @@ struct StagedOperand : OperandLayout {
   bool aligned = true; // rows allow 16-byte cp.async (else register loads)
   int64_t pad = 0;     // row padding in elements, so fragment reads are
                        // conflict-free
-
 };
 
 /// Emits the kernel body in place of the contraction.

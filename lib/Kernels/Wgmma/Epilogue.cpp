@@ -126,8 +126,9 @@ WgmmaEmitter::finish(Value row, Value col, Value staged,
                                        outputIndices(plan.output, row, col));
     value = arith::AddFOp::create(b, loc, value, old);
   }
-  return evaluateEpilogue(b, loc, plan.chain, outputIndices(plan.output, row, col),
-                          value, preloaded);
+  return evaluateEpilogue(b, loc, plan.chain,
+                          outputIndices(plan.output, row, col), value,
+                          preloaded);
 }
 
 void WgmmaEmitter::emitEpilogue() {
@@ -164,8 +165,8 @@ void WgmmaEmitter::storeColumns(Value row, Value col, int64_t count,
         continue;
       }
       for (auto [e, v] : llvm::enumerate(values))
-        memref::StoreOp::create(b, loc, v, buffer,
-                                outputIndices(plan.output, row, add(col, c(e))));
+        memref::StoreOp::create(
+            b, loc, v, buffer, outputIndices(plan.output, row, add(col, c(e))));
     }
   };
   std::optional<int64_t> m = getConstantIntValue(mSize);
