@@ -35,8 +35,9 @@ fingerprint_dir() { # DIR LABEL
           "$input" -o "$dir.mlir" 2> "$dir.err"; then
         fingerprint_dir "$dir" "$name:$target"
       else
-        # Drop the temporary path from the message before hashing it.
-        echo "$name:$target refused $(sed "s|$work||g" "$dir.err" | sha256sum | cut -c1-16)"
+        # Drop the temporary and checkout paths from the message before
+        # hashing it, so that worktrees compare.
+        echo "$name:$target refused $(sed -e "s|$work||g" -e "s|$src||g" "$dir.err" | sha256sum | cut -c1-16)"
       fi
     done
   done
