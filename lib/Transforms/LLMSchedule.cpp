@@ -292,25 +292,28 @@ std::string formatMs(const json::Object &c) {
 
 /// The built-in schedule's choices, for report.json.
 json::Object builtinScheduleJson(const SimtTiling &t) {
-  if (const std::optional<TensorCoreTiling> &tc = t.tensorCore)
+  if (const std::optional<KernelTiling> &tc = t.kernel)
     return json::Object{
         {"kind", tc->kindName()},
         {"why_not_staged", nullptr},
         {"block", json::Array{tc->blockM, tc->blockN, tc->blockK}},
-        {"warps", tc->wgmma || tc->blockReduce || tc->ffma
+        {"warps", tc->path != KernelPath::MmaSync
                       ? json::Value(nullptr)
                       : json::Value(json::Array{tc->warpsM, tc->warpsN})},
-        {"thread", tc->ffma ? json::Value(json::Array{tc->threadM, tc->threadN})
-                            : json::Value(nullptr)},
-        {"consumers", tc->wgmma ? json::Value(tc->consumers)
-                                : json::Value(nullptr)},
-        {"stages", tc->blockReduce ? json::Value(nullptr)
-                                   : json::Value(tc->stages)},
+        {"thread", tc->path == KernelPath::Ffma
+                       ? json::Value(json::Array{tc->threadM, tc->threadN})
+                       : json::Value(nullptr)},
+        {"consumers", tc->path == KernelPath::Wgmma ? json::Value(tc->consumers)
+                                                    : json::Value(nullptr)},
+        {"stages", tc->path == KernelPath::BlockReduce
+                       ? json::Value(nullptr)
+                       : json::Value(tc->stages)},
         {"split_k", tc->splitK},
-        {"threads", tc->blockReduce ? json::Value(tc->threads)
-                                    : json::Value(nullptr)},
+        {"threads", tc->path == KernelPath::BlockReduce
+                        ? json::Value(tc->threads)
+                        : json::Value(nullptr)},
         {"padded_operands",
-         tc->wgmma || tc->ffma
+         tc->path == KernelPath::Wgmma || tc->path == KernelPath::Ffma
              ? json::Value(json::Array(tc->alignOperands))
              : json::Value(nullptr)},
         {"padded_row_bytes", tc->alignOperands.empty()

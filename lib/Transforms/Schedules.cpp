@@ -9,8 +9,9 @@
 #include "vibegemm/Scheduler/ScriptCheck.h"
 #include "vibegemm/TuningDB/TuningDB.h"
 
-#include "llvm/Support/Process.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -113,6 +114,31 @@ std::string vibegemm::printSchedule(func::FuncOp dispatch, ModuleOp schedules) {
   std::string text;
   llvm::raw_string_ostream os(text);
   sequence->print(os);
+  return text;
+}
+
+std::string vibegemm::wrapForReplay(StringRef sequenceText,
+                                    StringRef sequenceName,
+                                    StringRef dispatchName) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// Schedule for dispatch @" << dispatchName
+     << ". Replay on a module holding the dispatch function with\n"
+        "//   vibegemm-opt dispatches.mlir "
+        "--transform-preload-library=transform-library-paths=THIS_FILE \\\n"
+        "//     --transform-interpreter --vibegemm-lower-to-ptx\n"
+        "module attributes {transform.with_named_sequence} {\n";
+  os << sequenceText << "\n";
+  os << llvm::formatv(
+      "transform.named_sequence @__transform_main(%module: !transform.any_op "
+      "{{transform.readonly}) {{\n"
+      "  %func = transform.structured.match ops{{[\"func.func\"]} "
+      "attributes{{sym_name = \"{0}\"} in %module : (!transform.any_op) -> "
+      "!transform.any_op\n"
+      "  transform.include @{1} failures(propagate) (%func) : "
+      "(!transform.any_op) -> ()\n"
+      "  transform.yield\n}\n}\n",
+      dispatchName, sequenceName);
   return text;
 }
 

@@ -1,6 +1,6 @@
 //===- AlternativeTilingsTest.cpp - Tests of the built-in variants --------===//
 
-#include "vibegemm/Scheduler/BuiltinScheduler.h"
+#include "vibegemm/Scheduler/Tiling.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -67,9 +67,9 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   GemmProblem p = problem(ctx, 4096, 4096, 4096);
   const TargetInfo *target = &hopper();
   SimtTiling chosen = chooseSimtTiling(p, *target);
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
   // The choice: one block per SM, TMA stores, four stages.
-  const TensorCoreTiling &t = *chosen.tensorCore;
+  const KernelTiling &t = *chosen.kernel;
   EXPECT_EQ(t.persistentBlocks, target->smCount);
   EXPECT_TRUE(t.tmaStore);
   EXPECT_EQ(t.stages, 4);
@@ -80,7 +80,7 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
             (std::vector<std::string>{"per-tile", "persistent",
                                       "persistent-cluster-tma"}));
   // One block per tile storing from registers, otherwise the choice.
-  const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
+  const KernelTiling &v = *variants[0].tiling.kernel;
   EXPECT_EQ(v.persistentBlocks, 0);
   EXPECT_FALSE(v.tmaStore);
   EXPECT_EQ(v.stages, t.stages);
@@ -90,12 +90,12 @@ TEST(AlternativeTilings, PerTileVariantOfThePersistentTmaStoreChoice) {
   EXPECT_EQ(v.groupRows, t.groupRows);
   EXPECT_EQ(v.clusterRows, 1);
   // The choice storing from registers: three stages beside its staging.
-  const TensorCoreTiling &persistent = *variants[1].tiling.tensorCore;
+  const KernelTiling &persistent = *variants[1].tiling.kernel;
   EXPECT_EQ(persistent.persistentBlocks, target->smCount);
   EXPECT_FALSE(persistent.tmaStore);
   EXPECT_EQ(persistent.stages, 3);
   // 32 tile rows pair up: the choice in clusters of two along M.
-  const TensorCoreTiling &clustered = *variants[2].tiling.tensorCore;
+  const KernelTiling &clustered = *variants[2].tiling.kernel;
   EXPECT_EQ(clustered.clusterRows, 2);
   EXPECT_EQ(clustered.persistentBlocks, target->smCount);
   EXPECT_TRUE(clustered.tmaStore);
@@ -113,16 +113,16 @@ TEST(AlternativeTilings, PerTileChoiceUnderATranscendentalEpilogue) {
   GemmProblem p = linearChain(ctx, 1024, 8192, 8192);
   p.transcendentalOps = 1;
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
-  EXPECT_FALSE(chosen.tensorCore->tmaStore);
-  EXPECT_EQ(chosen.tensorCore->stages, 4);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
+  EXPECT_EQ(chosen.kernel->persistentBlocks, 0);
+  EXPECT_FALSE(chosen.kernel->tmaStore);
+  EXPECT_EQ(chosen.kernel->stages, 4);
   EXPECT_EQ(names(alternativeTilings(p, chosen, hopper())),
             (std::vector<std::string>{"persistent", "persistent-tma"}));
   // The same chain without the transcendental (bias + ReLU) stays
   // persistent.
   p.transcendentalOps = 0;
-  EXPECT_EQ(chooseSimtTiling(p, hopper()).tensorCore->persistentBlocks,
+  EXPECT_EQ(chooseSimtTiling(p, hopper()).kernel->persistentBlocks,
             hopper().smCount);
 }
 
@@ -132,40 +132,40 @@ TEST(AlternativeTilings, PairedRowsForTheMatvec) {
   // sharing the vector's loads; one row a block races it.
   GemmProblem p = problem(ctx, 256, 1, 131072);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->blockReduce);
-  EXPECT_EQ(chosen.tensorCore->blockM, 2);
-  EXPECT_EQ(chosen.tensorCore->blockN, 1);
-  EXPECT_EQ(chosen.tensorCore->threads, 1024);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::BlockReduce);
+  EXPECT_EQ(chosen.kernel->blockM, 2);
+  EXPECT_EQ(chosen.kernel->blockN, 1);
+  EXPECT_EQ(chosen.kernel->threads, 1024);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   ASSERT_EQ(names(variants), (std::vector<std::string>{"rows-1"}));
-  EXPECT_EQ(variants[0].tiling.tensorCore->blockM, 1);
-  EXPECT_EQ(variants[0].tiling.tensorCore->threads, 1024);
+  EXPECT_EQ(variants[0].tiling.kernel->blockM, 1);
+  EXPECT_EQ(variants[0].tiling.kernel->threads, 1024);
   // f32 (at its memory floor with one row a block): 512 threads and the
   // pair race the choice.
   GemmProblem f32 = problem(ctx, 256, 1, 131072, /*bf16=*/false);
   SimtTiling single = chooseSimtTiling(f32, hopper());
-  ASSERT_TRUE(single.tensorCore && single.tensorCore->blockReduce);
-  EXPECT_EQ(single.tensorCore->blockM, 1);
+  ASSERT_TRUE(single.kernel && single.kernel->path == KernelPath::BlockReduce);
+  EXPECT_EQ(single.kernel->blockM, 1);
   variants = alternativeTilings(f32, single, hopper());
   ASSERT_EQ(names(variants),
             (std::vector<std::string>{"threads-512", "rows-2"}));
-  EXPECT_EQ(variants[0].tiling.tensorCore->threads, 512);
-  EXPECT_EQ(variants[1].tiling.tensorCore->blockM, 2);
+  EXPECT_EQ(variants[0].tiling.kernel->threads, 512);
+  EXPECT_EQ(variants[1].tiling.kernel->blockM, 2);
   // With the matrix as B ([N, K], M = 1) the pair runs along N; an odd
   // count of rows is not paired, and a short K's 128 threads leave
   // nothing to race.
   GemmProblem row = problem(ctx, 1, 256, 4096);
   row.transposeB = true;
   SimtTiling paired = chooseSimtTiling(row, hopper());
-  ASSERT_TRUE(paired.tensorCore && paired.tensorCore->blockReduce);
-  EXPECT_EQ(paired.tensorCore->blockN, 2);
-  EXPECT_EQ(paired.tensorCore->blockM, 1);
-  EXPECT_EQ(paired.tensorCore->threads, 128);
+  ASSERT_TRUE(paired.kernel && paired.kernel->path == KernelPath::BlockReduce);
+  EXPECT_EQ(paired.kernel->blockN, 2);
+  EXPECT_EQ(paired.kernel->blockM, 1);
+  EXPECT_EQ(paired.kernel->threads, 128);
   row.n = 255;
   SimtTiling odd = chooseSimtTiling(row, hopper());
-  ASSERT_TRUE(odd.tensorCore && odd.tensorCore->blockReduce);
-  EXPECT_EQ(odd.tensorCore->blockN, 1);
+  ASSERT_TRUE(odd.kernel && odd.kernel->path == KernelPath::BlockReduce);
+  EXPECT_EQ(odd.kernel->blockN, 1);
   EXPECT_TRUE(alternativeTilings(row, odd, hopper()).empty());
 }
 
@@ -173,18 +173,18 @@ TEST(AlternativeTilings, WiderSplitTileForHugeK) {
   MLIRContext ctx;
   GemmProblem p = problem(ctx, 128, 128, 65536);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  ASSERT_EQ(chosen.tensorCore->blockM, 64);
-  ASSERT_GT(chosen.tensorCore->splitK, 1);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
+  ASSERT_EQ(chosen.kernel->blockM, 64);
+  ASSERT_GT(chosen.kernel->splitK, 1);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0].name, "split-wide");
-  const TensorCoreTiling &w = *variants[0].tiling.tensorCore;
+  const KernelTiling &w = *variants[0].tiling.kernel;
   EXPECT_EQ(w.blockM, 128);
   EXPECT_EQ(w.blockN, 128);
   // The same number of blocks: one tile row fewer, twice the splits.
-  EXPECT_EQ(w.splitK, 2 * chosen.tensorCore->splitK);
+  EXPECT_EQ(w.splitK, 2 * chosen.kernel->splitK);
   EXPECT_TRUE(alternativeTilings(p, variants[0].tiling, hopper()).empty());
 }
 
@@ -196,13 +196,13 @@ TEST(AlternativeTilings, PersistentVariantWhereTmaCannotStoreTheRows) {
   // persistent kernel (three stages beside its staging) races it.
   GemmProblem p = problem(ctx, 8205, 2949, 5921);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
-  EXPECT_FALSE(chosen.tensorCore->tmaStore);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
+  EXPECT_EQ(chosen.kernel->persistentBlocks, 0);
+  EXPECT_FALSE(chosen.kernel->tmaStore);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   ASSERT_EQ(names(variants), (std::vector<std::string>{"persistent"}));
-  const TensorCoreTiling &v = *variants[0].tiling.tensorCore;
+  const KernelTiling &v = *variants[0].tiling.kernel;
   EXPECT_EQ(v.persistentBlocks, hopper().smCount);
   EXPECT_EQ(v.stages, 3);
   EXPECT_FALSE(v.tmaStore);
@@ -211,15 +211,15 @@ TEST(AlternativeTilings, PersistentVariantWhereTmaCannotStoreTheRows) {
   GemmProblem oddRows = problem(ctx, 4000, 3950, 1000);
   oddRows.transposeB = true;
   SimtTiling oddChoice = chooseSimtTiling(oddRows, hopper());
-  ASSERT_TRUE(oddChoice.tensorCore && oddChoice.tensorCore->wgmma);
-  EXPECT_EQ(oddChoice.tensorCore->persistentBlocks, hopper().smCount);
-  EXPECT_FALSE(oddChoice.tensorCore->tmaStore);
-  EXPECT_EQ(oddChoice.tensorCore->stages, 3);
+  ASSERT_TRUE(oddChoice.kernel && oddChoice.kernel->path == KernelPath::Wgmma);
+  EXPECT_EQ(oddChoice.kernel->persistentBlocks, hopper().smCount);
+  EXPECT_FALSE(oddChoice.kernel->tmaStore);
+  EXPECT_EQ(oddChoice.kernel->stages, 3);
   llvm::SmallVector<TilingVariant, 4> oddVariants =
       alternativeTilings(oddRows, oddChoice, hopper());
   ASSERT_EQ(names(oddVariants), (std::vector<std::string>{"per-tile"}));
-  EXPECT_EQ(oddVariants[0].tiling.tensorCore->persistentBlocks, 0);
-  EXPECT_EQ(oddVariants[0].tiling.tensorCore->stages, 4);
+  EXPECT_EQ(oddVariants[0].tiling.kernel->persistentBlocks, 0);
+  EXPECT_EQ(oddVariants[0].tiling.kernel->stages, 4);
 }
 
 TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
@@ -229,9 +229,9 @@ TEST(AlternativeTilings, TmaStoreChosenForBatchedOutputs) {
   batched.batch = 128;
   batched.batched = true;
   SimtTiling chosen = chooseSimtTiling(batched, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  EXPECT_TRUE(chosen.tensorCore->tmaStore);
-  EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
+  EXPECT_TRUE(chosen.kernel->tmaStore);
+  EXPECT_EQ(chosen.kernel->persistentBlocks, hopper().smCount);
   EXPECT_EQ(names(alternativeTilings(batched, chosen, hopper())),
             (std::vector<std::string>{"per-tile", "persistent",
                                       "persistent-cluster-tma"}));
@@ -243,9 +243,9 @@ TEST(AlternativeTilings, PersistentTmaChoiceOnRaggedTilesAndTransposedA) {
   // the output's edge (run clean under memcheck, h100-2026-12-05-edges).
   GemmProblem ragged = problem(ctx, 2000, 4096, 4096);
   SimtTiling chosen = chooseSimtTiling(ragged, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  EXPECT_TRUE(chosen.tensorCore->tmaStore);
-  EXPECT_EQ(chosen.tensorCore->persistentBlocks, hopper().smCount);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
+  EXPECT_TRUE(chosen.kernel->tmaStore);
+  EXPECT_EQ(chosen.kernel->persistentBlocks, hopper().smCount);
   EXPECT_EQ(names(alternativeTilings(ragged, chosen, hopper())),
             (std::vector<std::string>{"per-tile", "persistent",
                                       "persistent-cluster-tma"}));
@@ -253,10 +253,10 @@ TEST(AlternativeTilings, PersistentTmaChoiceOnRaggedTilesAndTransposedA) {
   GemmProblem transposedA = problem(ctx, 4096, 4096, 4096);
   transposedA.transposeA = true;
   SimtTiling transposedChoice = chooseSimtTiling(transposedA, hopper());
-  ASSERT_TRUE(transposedChoice.tensorCore &&
-              transposedChoice.tensorCore->wgmma);
-  EXPECT_TRUE(transposedChoice.tensorCore->tmaStore);
-  EXPECT_EQ(transposedChoice.tensorCore->persistentBlocks, hopper().smCount);
+  ASSERT_TRUE(transposedChoice.kernel &&
+              transposedChoice.kernel->path == KernelPath::Wgmma);
+  EXPECT_TRUE(transposedChoice.kernel->tmaStore);
+  EXPECT_EQ(transposedChoice.kernel->persistentBlocks, hopper().smCount);
 }
 
 TEST(AlternativeTilings, PersistentKernelsRaceF32Outputs) {
@@ -267,16 +267,16 @@ TEST(AlternativeTilings, PersistentKernelsRaceF32Outputs) {
   GemmProblem f32Output = problem(ctx, 4096, 4096, 4096);
   f32Output.resultType = f32Output.accType;
   SimtTiling chosen = chooseSimtTiling(f32Output, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->wgmma);
-  EXPECT_FALSE(chosen.tensorCore->tmaStore);
-  EXPECT_EQ(chosen.tensorCore->persistentBlocks, 0);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Wgmma);
+  EXPECT_FALSE(chosen.kernel->tmaStore);
+  EXPECT_EQ(chosen.kernel->persistentBlocks, 0);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(f32Output, chosen, hopper());
   ASSERT_EQ(names(variants),
             (std::vector<std::string>{"persistent", "persistent-tma"}));
-  EXPECT_FALSE(variants[0].tiling.tensorCore->tmaStore);
-  EXPECT_EQ(variants[0].tiling.tensorCore->stages, 3);
-  const TensorCoreTiling &tma = *variants[1].tiling.tensorCore;
+  EXPECT_FALSE(variants[0].tiling.kernel->tmaStore);
+  EXPECT_EQ(variants[0].tiling.kernel->stages, 3);
+  const KernelTiling &tma = *variants[1].tiling.kernel;
   EXPECT_TRUE(tma.tmaStore);
   EXPECT_EQ(tma.persistentBlocks, hopper().smCount);
   EXPECT_EQ(tma.stages, 4);
@@ -289,18 +289,18 @@ TEST(AlternativeTilings, ResidualLoadsByTmaRaceTheChoice) {
   GemmProblem p = linearChain(ctx, 16384, 4096, 4096);
   p.residualInputs = 1;
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->tmaStore);
-  EXPECT_FALSE(chosen.tensorCore->tmaLoadResidual);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->tmaStore);
+  EXPECT_FALSE(chosen.kernel->tmaLoadResidual);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   ASSERT_EQ(names(variants),
             (std::vector<std::string>{"per-tile", "persistent",
                                       "persistent-tma-residual",
                                       "persistent-cluster-tma"}));
-  const TensorCoreTiling &residual = *variants[2].tiling.tensorCore;
+  const KernelTiling &residual = *variants[2].tiling.kernel;
   EXPECT_TRUE(residual.tmaLoadResidual);
   EXPECT_TRUE(residual.tmaStore);
-  EXPECT_EQ(residual.persistentBlocks, chosen.tensorCore->persistentBlocks);
+  EXPECT_EQ(residual.persistentBlocks, chosen.kernel->persistentBlocks);
   // The whole 128x256 tile staged at once leaves room for 3 stages.
   EXPECT_EQ(residual.stages, 3);
   // Where one block per tile is the choice (f32 outputs), the persistent
@@ -345,12 +345,12 @@ TEST(AlternativeTilings, FfmaRacesASmallerTileAgainstAPartialSecondWave) {
   MLIRContext ctx;
   GemmProblem p = ffmaChain(ctx, 1024, 3072, 768);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->ffma);
-  EXPECT_EQ(chosen.tensorCore->blockM, 128);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Ffma);
+  EXPECT_EQ(chosen.kernel->blockM, 128);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   EXPECT_EQ(names(variants), std::vector<std::string>{"tile-64x128"});
-  const TensorCoreTiling &smaller = *variants[0].tiling.tensorCore;
+  const KernelTiling &smaller = *variants[0].tiling.kernel;
   EXPECT_EQ(smaller.blockM, 64);
   EXPECT_EQ(smaller.blockN, 128);
   EXPECT_EQ(smaller.threadM, 4);
@@ -362,15 +362,15 @@ TEST(AlternativeTilings, FfmaRacesFewerThreadsAndSplitKOnAShortGrid) {
   MLIRContext ctx;
   GemmProblem p = ffmaChain(ctx, 1024, 768, 3072);
   SimtTiling chosen = chooseSimtTiling(p, hopper());
-  ASSERT_TRUE(chosen.tensorCore && chosen.tensorCore->ffma);
+  ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::Ffma);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
   EXPECT_EQ(names(variants),
             (std::vector<std::string>{"threads-half", "split-wide"}));
-  const TensorCoreTiling &half = *variants[0].tiling.tensorCore;
-  EXPECT_EQ(half.blockM, chosen.tensorCore->blockM);
+  const KernelTiling &half = *variants[0].tiling.kernel;
+  EXPECT_EQ(half.blockM, chosen.kernel->blockM);
   EXPECT_EQ(half.threadM, 8);
-  const TensorCoreTiling &split = *variants[1].tiling.tensorCore;
+  const KernelTiling &split = *variants[1].tiling.kernel;
   EXPECT_EQ(split.blockM, 128);
   EXPECT_EQ(split.blockN, 128);
   EXPECT_GT(split.splitK, 1);

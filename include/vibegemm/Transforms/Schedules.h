@@ -59,6 +59,11 @@ LogicalResult applySchedule(func::FuncOp dispatch, ModuleOp schedules,
 /// The text of the named sequence attached to `dispatch`, or "".
 std::string printSchedule(func::FuncOp dispatch, ModuleOp schedules);
 
+/// Wraps a dispatch's named sequence into a file that replays it with
+/// `--transform-interpreter` on a module holding the dispatch function.
+std::string wrapForReplay(StringRef sequenceText, StringRef sequenceName,
+                          StringRef dispatchName);
+
 /// Marks the boundary of a dispatch its script bufferized on its own: the
 /// `to_tensor`s `restrict` (the buffers are fresh allocations nothing else
 /// aliases) and the `to_buffer`s `read_only` (inputs are only read), so the
