@@ -11,9 +11,7 @@
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_VIBEGEMMBUILTINSCHEDULEPASS
