@@ -12,6 +12,8 @@
 #include "vibegemm/Scheduler/Tiling.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -23,6 +25,10 @@ struct DispatchOps {
   bool hasInit = false;
   SmallVector<std::string> epilogues;
   bool hasSoftmax = false;
+
+  /// The roles a schedule matches: the root, the init, each epilogue and
+  /// (with `softmax`) the softmax.
+  SmallVector<std::string> roles(bool softmax) const;
 };
 
 /// The roles of `dispatch`'s ops (`vibegemm.role`).
@@ -77,9 +83,10 @@ std::string writeKernelSchedule(const GemmProblem &problem,
 /// per-thread tiles shrink at ragged edges (so any shape works), operands
 /// read from global memory. A softmax consumer gets its own kernel, one row
 /// per thread.
-std::string writeDirectSchedule(const GemmProblem &problem, const SimtTiling &t,
-                                const DispatchOps &ops, StringRef sequenceName,
-                                StringRef comment, bool cpuCheck);
+transform::NamedSequenceOp
+buildDirectSchedule(ImplicitLocOpBuilder &b, const GemmProblem &problem,
+                    const SimtTiling &t, const DispatchOps &ops,
+                    StringRef sequenceName, bool cpuCheck);
 
 } // namespace mlir::vibegemm::schedule
 

@@ -9,6 +9,9 @@
 
 #include "ScheduleWriters.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
+#include "vibegemm/Scheduler/ScriptCheck.h"
+
+#include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -69,21 +72,23 @@ void schedule::writeFusions(llvm::raw_ostream &os,
   }
 }
 
+SmallVector<std::string> schedule::DispatchOps::roles(bool softmax) const {
+  SmallVector<std::string> roles = {"root"};
+  if (hasInit)
+    roles.push_back("init");
+  llvm::append_range(roles, epilogues);
+  if (softmax && hasSoftmax)
+    roles.push_back("softmax");
+  return roles;
+}
+
 void schedule::writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
                                 bool softmax) {
-  auto match = [&](StringRef role) {
+  for (const std::string &role : ops.roles(softmax))
     os << llvm::formatv("  %{0} = transform.structured.match attributes"
                         "{{vibegemm.role = \"{0}\"} in %func : "
                         "(!transform.any_op) -> !transform.any_op\n",
                         role);
-  };
-  match("root");
-  if (ops.hasInit)
-    match("init");
-  for (StringRef e : ops.epilogues)
-    match(e);
-  if (softmax && ops.hasSoftmax)
-    match("softmax");
 }
 
 StringRef schedule::softmaxBlockMap(const GemmProblem &p) {
@@ -343,26 +348,21 @@ std::string writeEdges(const SimtTiling &t) {
 
 } // namespace
 
-FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
-                                                   const GemmProblem &problem,
-                                                   const SimtTiling &t,
-                                                   StringRef sequenceName,
-                                                   bool cpuCheck) {
-  if (t.blockM % t.threadM || t.blockN % t.threadN)
-    return emitError(dispatch.getLoc(),
-                     "block tile must be a multiple of the thread "
-                     "tile");
-  DispatchOps ops = collectRoles(dispatch);
+namespace {
+
+/// The script of the schedules still written as text (the kernel paths and
+/// the staged SIMT schedule), or none where the schedule is built as IR.
+std::optional<std::string> writeScheduleText(const GemmProblem &problem,
+                                             const SimtTiling &t,
+                                             const DispatchOps &ops,
+                                             StringRef sequenceName,
+                                             bool cpuCheck) {
+  if (t.reference)
+    return std::nullopt;
   auto comment = llvm::formatv("{0}: {1}x{2}x{3} (batch {4}), {5}",
                                sequenceName, problem.m, problem.n, problem.k,
                                problem.batch, problem.dtypeString())
                      .str();
-  if (t.reference) {
-    GemmProblem unfused = problem;
-    unfused.fuseEpilogues = false;
-    return writeDirectSchedule(unfused, t, ops, sequenceName, comment,
-                               cpuCheck);
-  }
   if (t.kernel && !cpuCheck)
     return writeKernelSchedule(problem, *t.kernel, ops, sequenceName, comment);
   if (t.staged) {
@@ -420,11 +420,76 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                 : ""}},
         !ops.epilogues.empty(), cpuCheck, split, ops.hasSoftmax);
   }
-  // Thread tiles shrink at ragged block edges, which would give a fused
-  // epilogue's private accumulator a dynamic size: such epilogues run as
-  // kernels of their own instead.
+  return std::nullopt;
+}
+
+/// Refuses tilings no schedule can be written for.
+LogicalResult checkTiling(func::FuncOp dispatch, const SimtTiling &t) {
+  if (t.blockM % t.threadM || t.blockN % t.threadN)
+    return emitError(dispatch.getLoc(),
+                     "block tile must be a multiple of the thread "
+                     "tile");
+  return success();
+}
+
+} // namespace
+
+FailureOr<transform::NamedSequenceOp>
+vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
+                            const GemmProblem &problem, const SimtTiling &t,
+                            StringRef sequenceName, bool cpuCheck) {
+  if (failed(checkTiling(dispatch, t)))
+    return failure();
+  MLIRContext *ctx = dispatch.getContext();
+  DispatchOps ops = collectRoles(dispatch);
+  if (std::optional<std::string> text =
+          writeScheduleText(problem, t, ops, sequenceName, cpuCheck)) {
+    OwningOpRef<ModuleOp> parsed = parseScript(ctx, *text);
+    if (!parsed)
+      return failure();
+    auto sequence = *parsed->getOps<transform::NamedSequenceOp>().begin();
+    sequence->moveBefore(builder.getInsertionBlock(),
+                         builder.getInsertionPoint());
+    return sequence;
+  }
+  ImplicitLocOpBuilder b(
+      NameLoc::get(builder.getStringAttr("builtin-schedule")), builder);
+  // The reference runs every op in a kernel of its own. Elsewhere thread
+  // tiles shrink at ragged block edges, which would give a fused epilogue's
+  // private accumulator a dynamic size: such epilogues run as kernels of
+  // their own too.
   GemmProblem direct = problem;
-  if (problem.m % t.blockM || problem.n % t.blockN)
+  if (t.reference || problem.m % t.blockM || problem.n % t.blockN)
     direct.fuseEpilogues = false;
-  return writeDirectSchedule(direct, t, ops, sequenceName, comment, cpuCheck);
+  transform::NamedSequenceOp sequence =
+      buildDirectSchedule(b, direct, t, ops, sequenceName, cpuCheck);
+  // The parser verifies what it reads; built ops are verified here.
+  for (Operation &op : sequence.getBody().front())
+    if (failed(verify(&op))) {
+      sequence.erase();
+      return failure();
+    }
+  return sequence;
+}
+
+FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
+                                                   const GemmProblem &problem,
+                                                   const SimtTiling &t,
+                                                   StringRef sequenceName,
+                                                   bool cpuCheck) {
+  if (failed(checkTiling(dispatch, t)))
+    return failure();
+  if (std::optional<std::string> text = writeScheduleText(
+          problem, t, collectRoles(dispatch), sequenceName, cpuCheck))
+    return *text;
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(dispatch.getLoc());
+  OpBuilder builder = OpBuilder::atBlockEnd(scratch->getBody());
+  FailureOr<transform::NamedSequenceOp> sequence =
+      buildSimtSchedule(builder, dispatch, problem, t, sequenceName, cpuCheck);
+  if (failed(sequence))
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  sequence->print(os);
+  return text;
 }

@@ -11,6 +11,7 @@
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir::vibegemm {
@@ -88,10 +89,14 @@ public:
       vibegemm::SimtTiling tiling =
           reference ? vibegemm::referenceTiling()
                     : vibegemm::chooseSimtTiling(*problem, *info);
-      FailureOr<std::string> script = vibegemm::writeSimtSchedule(
-          dispatch, *problem, tiling, dispatch.getSymName(), cpuCheck);
-      if (failed(script) || failed(attachSchedule(dispatch, *script)))
+      OwningOpRef<ModuleOp> scratch = ModuleOp::create(dispatch.getLoc());
+      OpBuilder builder = OpBuilder::atBlockEnd(scratch->getBody());
+      FailureOr<transform::NamedSequenceOp> schedule =
+          vibegemm::buildSimtSchedule(builder, dispatch, *problem, tiling,
+                                      dispatch.getSymName(), cpuCheck);
+      if (failed(schedule))
         return signalPassFailure();
+      attachSchedule(dispatch, *schedule);
     }
   }
 };

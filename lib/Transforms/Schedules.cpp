@@ -68,18 +68,22 @@ LogicalResult vibegemm::attachSchedule(func::FuncOp dispatch,
     return emitError(dispatch.getLoc(), "a schedule must hold exactly one "
                                         "transform.named_sequence, found ")
            << sequences.size();
-  transform::NamedSequenceOp sequence = sequences.front();
-  sequence.setSymName(dispatch.getSymName());
+  attachSchedule(dispatch, sequences.front());
+  return success();
+}
 
+void vibegemm::attachSchedule(func::FuncOp dispatch,
+                              transform::NamedSequenceOp sequence) {
+  sequence.setSymName(dispatch.getSymName());
   ModuleOp schedules = getSchedulesModule(dispatch->getParentOfType<ModuleOp>(),
                                           /*create=*/true);
   SymbolTable table(schedules);
   if (Operation *old = table.lookup(dispatch.getSymName()))
     old->erase();
   sequence->moveBefore(schedules.getBody(), schedules.getBody()->end());
-  dispatch->setAttr(kScheduleAttr,
-                    FlatSymbolRefAttr::get(ctx, dispatch.getSymName()));
-  return success();
+  dispatch->setAttr(
+      kScheduleAttr,
+      FlatSymbolRefAttr::get(dispatch.getContext(), dispatch.getSymName()));
 }
 
 LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,

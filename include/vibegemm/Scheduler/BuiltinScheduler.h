@@ -12,16 +12,25 @@
 #include "vibegemm/Scheduler/Tiling.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
 
 #include <string>
 
 namespace mlir::vibegemm {
 
-/// Writes the script for `dispatch` as `transform.named_sequence
-/// @<sequenceName>(%func)`; the sequence expects the dispatch function as
-/// its argument and leaves it holding `gpu.launch` ops on memrefs. With
-/// `cpuCheck`, the same schedule runs its foralls as sequential loops in
-/// ordinary memory instead, so mlir-runner can check its math on a CPU.
+/// Builds the script for `dispatch` at `builder`'s insertion point, as
+/// `transform.named_sequence @<sequenceName>(%func)`; the sequence expects
+/// the dispatch function as its argument and leaves it holding `gpu.launch`
+/// ops on memrefs. With `cpuCheck`, the same schedule runs its foralls as
+/// sequential loops in ordinary memory instead, so mlir-runner can check its
+/// math on a CPU.
+FailureOr<transform::NamedSequenceOp>
+buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
+                  const GemmProblem &problem, const SimtTiling &tiling,
+                  llvm::StringRef sequenceName, bool cpuCheck = false);
+
+/// The same script as text. The kernel paths' scripts, still written as
+/// text, keep their comments and names; other schedules are printed.
 FailureOr<std::string> writeSimtSchedule(func::FuncOp dispatch,
                                          const GemmProblem &problem,
                                          const SimtTiling &tiling,

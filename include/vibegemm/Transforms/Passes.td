@@ -116,7 +116,10 @@ def VibeGemmBuiltinSchedulePass
     ragged tiles, tiles K, stages operand tiles in shared memory, tiles to
     threads with a register tile, bufferizes and maps to the GPU.
   }];
-  let dependentDialects = ["::mlir::transform::TransformDialect"];
+  // The built-in schedules' mappings are `#gpu.block` and `#gpu.thread`
+  // attributes, built rather than parsed.
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::transform::TransformDialect"];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "GPU architecture the schedule is written for (sm_80, sm_90, sm_90a)">,

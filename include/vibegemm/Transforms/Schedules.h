@@ -11,6 +11,7 @@
 #include "vibegemm/TransformOps/VibeGemmTransformOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
@@ -48,6 +49,10 @@ ModuleOp getSchedulesModule(ModuleOp module, bool create);
 /// `dispatch`, replacing any previous schedule. Parse errors are reported
 /// through the context's diagnostics.
 LogicalResult attachSchedule(func::FuncOp dispatch, StringRef sequenceText);
+
+/// Moves `sequence` into the schedules module as `dispatch`'s schedule,
+/// replacing any previous one.
+void attachSchedule(func::FuncOp dispatch, transform::NamedSequenceOp sequence);
 
 /// Applies the schedule attached to `dispatch` with the transform
 /// interpreter, with the dispatch function as the payload. Untrusted
