@@ -148,6 +148,24 @@ void script::buildForeach(
   transform::YieldOp::create(b);
 }
 
+void script::buildVectorize(ImplicitLocOpBuilder &b, Value target,
+                            ArrayRef<int64_t> vectorSizes) {
+  // As the parser leaves them: no size attributes where none are given.
+  DenseI64ArrayAttr sizes;
+  DenseBoolArrayAttr scalable;
+  if (!vectorSizes.empty()) {
+    sizes = b.getDenseI64ArrayAttr(vectorSizes);
+    scalable =
+        b.getDenseBoolArrayAttr(SmallVector<bool>(vectorSizes.size(), false));
+  }
+  transform::VectorizeOp::create(b, b.getLoc(), target, ValueRange(), sizes,
+                                 /*vectorize_nd_extract=*/nullptr,
+                                 /*assume_dynamic_dims_match_vec_sizes=*/
+                                 nullptr,
+                                 /*create_named_contraction=*/nullptr,
+                                 scalable);
+}
+
 Value script::buildGetParent(ImplicitLocOpBuilder &b, Value target,
                              StringRef opName) {
   return transform::GetParentOp::create(

@@ -76,6 +76,11 @@ void buildApplyPatterns(ImplicitLocOpBuilder &b, Value target,
 void buildForeach(ImplicitLocOpBuilder &b, Value handles,
                   function_ref<void(ImplicitLocOpBuilder &, Value)> body);
 
+/// Vectorizes `target`, with `vectorSizes` where given (else the static
+/// shapes).
+void buildVectorize(ImplicitLocOpBuilder &b, Value target,
+                    ArrayRef<int64_t> vectorSizes = {});
+
 /// The closest `opName` ancestor of each op in `target`.
 Value buildGetParent(ImplicitLocOpBuilder &b, Value target, StringRef opName);
 

@@ -8,9 +8,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScheduleWriters.h"
+#include "ScriptBuilder.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
 #include "vibegemm/Scheduler/ScriptCheck.h"
 
+#include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
+#include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
+#include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -20,6 +27,7 @@
 using namespace mlir;
 using namespace mlir::vibegemm;
 using namespace mlir::vibegemm::schedule;
+using namespace mlir::vibegemm::script;
 
 DispatchOps schedule::collectRoles(func::FuncOp dispatch) {
   DispatchOps ops;
@@ -123,235 +131,253 @@ void schedule::writeSoftmaxRowKernel(llvm::raw_ostream &os,
 
 namespace {
 
-/// The staged SIMT schedule. `{KEY}` placeholders are filled by
-/// writeSimtSchedule; lines starting with `E|` are kept only when the
-/// dispatch has an epilogue, `N|` only when it has none, `G|` only for the
-/// GPU and `C|` only for the CPU check. A softmax consumer comes in through
-/// `{SOFTMAX_TILING}` and `{SOFTMAX_KERNEL}`.
-constexpr llvm::StringLiteral kStagedTemplate =
-    R"mlir(transform.named_sequence @{NAME}(%func: !transform.any_op {transform.consumed}) {
-  // {COMMENT}
-  // Staged SIMT schedule: block tiles over M and N, a K loop whose A and B
-  // tiles are copied cooperatively into shared memory, a {TM}x{TN} register
-  // tile per thread, and an accumulator that stays in registers.
-  %block_m = transform.tune.knob<"block_m"> = {BM} : i64 from options = [4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
-  %block_n = transform.tune.knob<"block_n"> = {BN} : i64 from options = [4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
-  %block_k = transform.tune.knob<"block_k"> = {BK} : i64 from options = [8, 16, 32] -> !transform.param<i64>
-  %thread_m = transform.tune.knob<"thread_m"> = {TM} : i64 from options = [2, 4, 8] -> !transform.param<i64>
-  %thread_n = transform.tune.knob<"thread_n"> = {TN} : i64 from options = [2, 4, 8] -> !transform.param<i64>
-  %root = transform.structured.match attributes{vibegemm.role = "root"} in %func : (!transform.any_op) -> !transform.any_op
-  %init = transform.structured.match attributes{vibegemm.role = "init"} in %func : (!transform.any_op) -> !transform.any_op
-E|  %epi = transform.structured.match attributes{vibegemm.role = "epilogue0"} in %func : (!transform.any_op) -> !transform.any_op
-  // 1. Block tiles; the fill (and the GEMM under an epilogue) are fused in.
-X|  // Ragged M or N: the fill runs as its own kernel, and the GEMM is split
-X|  // into an interior the block tile divides and edges the direct schedule
-X|  // covers, each accumulating onto the filled output.
-X|  %fill_b, %fill_blk = transform.structured.tile_using_forall %init tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-X|  %fill_t, %fill_thr = transform.structured.tile_using_forall %fill_b num_threads [{BDY}, {BDX}] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-{SPLIT}
-N|  %tmm, %blk = transform.structured.tile_using_forall {GEMM} tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-NF|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-E|  %tepi, %blk = transform.structured.tile_using_forall %epi tile_sizes [%block_m, %block_n] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-E|  %tmm, %blk1 = transform.structured.fuse_into_containing_op %root into %blk : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-E|  %bfill, %blk2 = transform.structured.fuse_into_containing_op %init into %blk1 : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-{SOFTMAX_TILING}
-{EDGES}
-  // 2. The K loop.
-  %kmm, %kloop = transform.structured.tile_using_for %tmm tile_sizes [0, 0, %block_k] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-  // 3. A and B K-tiles become explicit copies, split over all threads.
-  %padded, %pad, %copy_back = transform.structured.pad %kmm {padding_values = [0.0 : {TA}, 0.0 : {TB}, 0.0 : {TACC}], padding_dimensions = [0, 1, 2], nofold_flags = [1, 1, 0], copy_back_op = "none"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-  %pad_forall, %pad_tiles = transform.structured.gpu.map_copy_to_threads %pad total_num_threads = {NT} desired_bit_alignment = {COPYBITS} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-  transform.foreach %pad_forall : !transform.any_op {
-  ^bb0(%copy: !transform.any_op):
-    %if = transform.structured.match ops{["scf.if"]} in %copy : (!transform.any_op) -> !transform.any_op
-    transform.scf.take_assumed_branch %if take_else_branch : (!transform.any_op) -> ()
-  }
-  // 4. Register tiles per thread.
-  %thmm, %thr = transform.structured.tile_using_forall %padded tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-F|  %thfill, %thr2 = transform.structured.tile_using_forall %bfill tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-E|  %thepi, %thr3 = transform.structured.tile_using_forall %tepi tile_sizes [%thread_m, %thread_n] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-  transform.apply_patterns to %func {
-    transform.apply_patterns.canonicalization
-    transform.apply_patterns.linalg.tiling_canonicalization
-  } {apply_cse} : !transform.any_op
-  // Vector sizes of the copies are each thread's share of the A and B tiles.
-  %copy_a, %copy_b = transform.split_handle %pad_tiles : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-  transform.structured.vectorize %copy_a vector_sizes [{COPYA}] : !transform.any_op
-  transform.structured.vectorize %copy_b vector_sizes [{COPYB}] : !transform.any_op
-  transform.structured.vectorize %thmm : !transform.any_op
-F|  transform.structured.vectorize %thfill : !transform.any_op
-E|  transform.structured.vectorize %thepi : !transform.any_op
-  // 5. The staged tiles live in shared memory (address space 3).
-  %smem, %smem_ops = transform.structured.bufferize_to_allocation %pad_forall {memory_space = {SMEM_SPACE}, bufferize_destination_only, alloc_op = "memref.alloca"} : !transform.any_op
-  transform.apply_patterns to %func {
-    transform.apply_patterns.canonicalization
-    transform.apply_patterns.vector.lower_masked_transfers
-  } {apply_cse} : !transform.any_op
-  // 6. Bufferize the dispatch (its boundary is bufferized with the module).
-  transform.bufferization.eliminate_empty_tensors %func : !transform.any_op
-  transform.apply_dce to %func : !transform.any_op
-  transform.apply_cse to %func : !transform.any_op
-  %bf = transform.bufferization.one_shot_bufferize %func {memcpy_op = "linalg.copy"} : (!transform.any_op) -> !transform.any_op
-  transform.apply_patterns to %bf {
-    transform.apply_patterns.canonicalization
-  } {apply_cse} : !transform.any_op
-  %copies = transform.structured.match ops{["linalg.copy"]} in %bf : (!transform.any_op) -> !transform.any_op
-  transform.structured.vectorize %copies : !transform.any_op
-  %allocas = transform.structured.match ops{["memref.alloca"]} in %bf : (!transform.any_op) -> !transform.op<"memref.alloca">
-  %smem_get, %smem_global = transform.memref.alloca_to_global %allocas : (!transform.op<"memref.alloca">) -> (!transform.any_op, !transform.any_op)
-{EDGE_PROMOTE}
-  // The return op outlives the mapping and leads back to the function.
-  %ret = transform.structured.match ops{["func.return"]} in %bf : (!transform.any_op) -> !transform.any_op
-  // 7. Map to blocks and threads.
-GF|  %launch_parent = transform.gpu.map_forall_to_blocks %bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-GF|  %launch = transform.structured.match ops{["gpu.launch"]} in %launch_parent : (!transform.any_op) -> !transform.any_op
-GF|  %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
-GF|  %f2 = transform.get_parent_op %mapped {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-GX|  // One kernel per block-mapped loop: fill, interior, edges (or the GEMM).
-GX|  %block_loops = transform.structured.match ops{["scf.forall"]} attributes{mapping = [#gpu.block<y>, #gpu.block<x>]} in %bf : (!transform.any_op) -> !transform.any_op
-GX|  transform.foreach %block_loops : !transform.any_op {
-GX|  ^bb0(%block_loop: !transform.any_op):
-GX|    %launch = transform.gpu.map_forall_to_blocks %block_loop generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-GX|    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [{BDX}, {BDY}, 1] : (!transform.any_op) -> !transform.any_op
-GX|  }
-{SOFTMAX_KERNEL}
-GX|  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-C|  // CPU check: blocks and threads run as sequential loops, which keeps the
-C|  // order the barriers enforce on the GPU.
-C|  %foralls = transform.structured.match ops{["scf.forall"]} in %bf : (!transform.any_op) -> !transform.any_op
-C|  transform.foreach %foralls : !transform.any_op {
-C|  ^bb0(%forall: !transform.any_op):
-C|    %as_loops = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op
-C|  }
-C|  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-  transform.apply_patterns to %f2 {
-    transform.apply_patterns.canonicalization
-    transform.apply_patterns.memref.fold_memref_alias_ops
-  } {apply_cse} : !transform.any_op
-  %loops = transform.structured.match ops{["scf.for"]} in %f2 : (!transform.any_op) -> !transform.any_op
-  transform.apply_licm to %loops : !transform.any_op
-  // 8. Keep the accumulator in registers across the K loop.
-  %h = transform.structured.hoist_redundant_vector_transfers %f2 : (!transform.any_op) -> !transform.any_op
-E|  transform.memref.erase_dead_alloc_and_stores %h : (!transform.any_op) -> ()
-  // 9. Contractions become outer products, then FMAs.
-  transform.apply_patterns to %h {
-    transform.apply_patterns.vector.reduction_to_contract
-    transform.apply_patterns.vector.transfer_permutation_patterns
-    transform.apply_patterns.vector.sink_ops
-    transform.apply_patterns.canonicalization
-  } {apply_cse} : !transform.any_op
-  transform.apply_patterns to %h {
-    transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
-    transform.apply_patterns.vector.lower_outerproduct
-    transform.apply_patterns.vector.lower_transpose
-    transform.apply_patterns.vector.lower_broadcast
-    transform.apply_patterns.vector.lower_shape_cast
-    transform.apply_patterns.canonicalization
-  } {apply_cse} : !transform.any_op
-  transform.yield
-}
-)mlir";
-
-/// Replaces every `{KEY}` in `text` and keeps or drops `E|`/`N|` lines.
-std::string instantiate(StringRef text,
-                        ArrayRef<std::pair<StringRef, std::string>> values,
-                        bool hasEpilogue, bool cpuCheck, bool split,
-                        bool softmax) {
+/// The staged SIMT schedule: block tiles over M and N, a K loop whose A and
+/// B tiles are copied cooperatively into shared memory, a register tile per
+/// thread, and an accumulator that stays in registers. A ragged M or N is
+/// split into an interior the block tile divides and edges tiled directly;
+/// a softmax consumer gets a kernel of its own, one row per block.
+transform::NamedSequenceOp
+buildStagedSchedule(ImplicitLocOpBuilder &b, const GemmProblem &problem,
+                    const SimtTiling &t, const DispatchOps &ops,
+                    StringRef sequenceName, bool cpuCheck) {
+  MLIRContext *ctx = b.getContext();
+  Type any = anyOpType(ctx);
+  bool hasEpilogue = !ops.epilogues.empty();
+  bool split = t.splitM || t.splitN;
   // A softmax kernel besides the GEMM's: each block loop is mapped apart.
-  bool perLoop = split || softmax;
-  std::string out;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (StringRef line : lines) {
-    // Tags, in this order: E (epilogue) / N (none), then F (fill fused) / X
-    // (split), G (GPU mapping) / C (CPU check); GF and GX combine two, GX
-    // standing for any per-loop mapping.
-    if (line.consume_front("E|") && !hasEpilogue)
-      continue;
-    if (line.consume_front("NF|") && (hasEpilogue || split))
-      continue;
-    if (line.consume_front("N|") && hasEpilogue)
-      continue;
-    if (line.consume_front("F|") && split)
-      continue;
-    if (line.consume_front("X|") && !split)
-      continue;
-    if (line.consume_front("GF|") && (cpuCheck || perLoop))
-      continue;
-    if (line.consume_front("GX|") && (cpuCheck || !perLoop))
-      continue;
-    if (line.consume_front("G|") && cpuCheck)
-      continue;
-    if (line.consume_front("C|") && !cpuCheck)
-      continue;
-    std::string l = line.str();
-    for (const auto &[key, value] : values) {
-      std::string pattern = ("{" + key + "}").str();
-      for (size_t pos = l.find(pattern); pos != std::string::npos;
-           pos = l.find(pattern, pos + value.size()))
-        l.replace(pos, pattern.size(), value);
-    }
-    if (!l.empty() || !line.empty())
-      out += l + "\n";
-  }
-  return out;
+  bool perLoop = split || ops.hasSoftmax;
+  int64_t bdx = t.blockN / t.threadN, bdy = t.blockM / t.threadM;
+  ArrayAttr blocks = blockMapping(ctx, 2), threads = threadMapping(ctx, 2);
+
+  return buildNamedSequence(
+      b, sequenceName, [&](ImplicitLocOpBuilder &b, Value func) {
+        const int64_t tileOptions[] = {4, 8, 16, 32, 64, 128, 256};
+        const int64_t threadOptions[] = {2, 4, 8};
+        Value blockM = buildKnob(b, "block_m", t.blockM, tileOptions);
+        Value blockN = buildKnob(b, "block_n", t.blockN, tileOptions);
+        Value blockK = buildKnob(b, "block_k", t.blockK, {8, 16, 32});
+        Value threadM = buildKnob(b, "thread_m", t.threadM, threadOptions);
+        Value threadN = buildKnob(b, "thread_n", t.threadN, threadOptions);
+        SmallVector<OpFoldResult> blockTile = {blockM, blockN};
+        SmallVector<OpFoldResult> threadTile = {threadM, threadN};
+        Value root = buildMatchRole(b, func, "root");
+        Value init = buildMatchRole(b, func, "init");
+        Value epilogue;
+        if (hasEpilogue)
+          epilogue = buildMatchRole(b, func, "epilogue0");
+
+        // 1. Block tiles; the fill (and the GEMM under an epilogue) are fused
+        // in. Ragged M or N: the fill runs as its own kernel, and the GEMM is
+        // split into an interior the block tile divides and edges, each
+        // accumulating onto the filled output.
+        Value interior = root;
+        SmallVector<Value, 2> edges;
+        if (split) {
+          TiledOp fill = buildTileSizes(b, init, blockTile, blocks);
+          buildNumThreads(b, fill.tiled, {bdy, bdx}, threads);
+          const int64_t splitAt[] = {t.splitM, t.splitN};
+          for (auto [dim, at] : llvm::enumerate(splitAt)) {
+            if (!at)
+              continue;
+            Value parts = transform::SplitOp::create(
+                b, b.getLoc(), any, interior, /*dimension=*/dim,
+                /*dynamic_chunk_sizes=*/Value(), /*static_chunk_sizes=*/at);
+            auto halves =
+                transform::SplitHandleOp::create(b, b.getLoc(), parts,
+                                                 /*numResultHandles=*/2);
+            interior = halves.getResult(0);
+            edges.push_back(halves.getResult(1));
+          }
+          interior = transform::MergeHandlesOp::create(
+              b, b.getLoc(), ValueRange{interior}, /*deduplicate=*/false);
+        }
+        Value blockGemm, blockFill, blockEpilogue;
+        if (!hasEpilogue) {
+          TiledOp gemm = buildTileSizes(b, interior, blockTile, blocks);
+          blockGemm = gemm.tiled;
+          if (!split)
+            blockFill = buildFuseIntoLoop(b, {init}, gemm.loop)[0];
+        } else {
+          TiledOp tiled = buildTileSizes(b, epilogue, blockTile, blocks);
+          blockEpilogue = tiled.tiled;
+          SmallVector<Value> fused =
+              buildFuseIntoLoop(b, {root, init}, tiled.loop);
+          blockGemm = fused[0];
+          blockFill = fused[1];
+        }
+        if (ops.hasSoftmax) {
+          TiledOp rows = buildSoftmaxRowTiling(
+              b, buildMatchRole(b, func, "softmax"), problem);
+          if (cpuCheck)
+            transform::DecomposeInterfaceOp::create(b, any, rows.tiled);
+        }
+        // Edges are thin strips with long K: small block tiles with one output
+        // per thread give many blocks, and one dot product per thread.
+        for (Value edge : edges) {
+          SmallVector<OpFoldResult> edgeTile = {b.getI64IntegerAttr(bdy),
+                                                b.getI64IntegerAttr(bdx)};
+          TiledOp edgeBlocks = buildTileSizes(b, edge, edgeTile, blocks);
+          buildNumThreads(b, edgeBlocks.tiled, {bdy, bdx}, threads);
+        }
+
+        // 2. The K loop.
+        auto kLoop = transform::TileUsingForOp::create(
+            b, b.getLoc(), blockGemm,
+            ArrayRef<OpFoldResult>{b.getI64IntegerAttr(0),
+                                   b.getI64IntegerAttr(0), blockK});
+        // 3. A and B K-tiles become explicit copies, split over all threads.
+        SmallVector<Attribute> zeros = llvm::map_to_vector(
+            ArrayRef<Type>{problem.lhsType, problem.rhsType, problem.accType},
+            [&](Type type) -> Attribute { return b.getZeroAttr(type); });
+        auto pad = transform::PadOp::create(
+            b, b.getLoc(), TypeRange{any, any, any}, kLoop.getTiledLinalgOp(),
+            b.getArrayAttr(zeros), b.getI64ArrayAttr({0, 1, 2}),
+            /*pad_to_multiple_of=*/ValueRange(),
+            /*static_pad_to_multiple_of=*/DenseI64ArrayAttr(),
+            /*nofold_flags=*/b.getI64ArrayAttr({1, 1, 0}),
+            /*transpose_paddings=*/nullptr, b.getStringAttr("none"));
+        auto copies = transform::MapCopyToThreadsOp::create(
+            b, b.getLoc(), any, any, pad.getPad(), t.threadsPerBlock(),
+            t.copyBits);
+        buildForeach(b, copies.getForallOp(),
+                     [&](ImplicitLocOpBuilder &b, Value copy) {
+                       transform::TakeAssumedBranchOp::create(
+                           b, b.getLoc(), buildMatchOps(b, copy, "scf.if"),
+                           /*take_else_branch=*/b.getUnitAttr());
+                     });
+        // 4. Register tiles per thread.
+        Value threadGemm =
+            buildTileSizes(b, pad.getPadded(), threadTile, threads).tiled;
+        Value threadFill, threadEpilogue;
+        if (!split)
+          threadFill = buildTileSizes(b, blockFill, threadTile, threads).tiled;
+        if (hasEpilogue)
+          threadEpilogue =
+              buildTileSizes(b, blockEpilogue, threadTile, threads).tiled;
+        buildApplyPatterns(
+            b, func,
+            [](OpBuilder &nested, Location loc) {
+              transform::ApplyCanonicalizationPatternsOp::create(nested, loc);
+              transform::ApplyTilingCanonicalizationPatternsOp::create(nested,
+                                                                       loc);
+            },
+            /*cse=*/true);
+        // Vector sizes of the copies are each thread's share of the A and B
+        // tiles.
+        auto copyTiles = transform::SplitHandleOp::create(
+            b, b.getLoc(), copies.getTiledOp(), /*numResultHandles=*/2);
+        buildVectorize(b, copyTiles.getResult(0), t.copyA);
+        buildVectorize(b, copyTiles.getResult(1), t.copyB);
+        buildVectorize(b, threadGemm);
+        if (!split)
+          buildVectorize(b, threadFill);
+        if (hasEpilogue)
+          buildVectorize(b, threadEpilogue);
+        // 5. The staged tiles live in shared memory (address space 3).
+        transform::BufferizeToAllocationOp::create(
+            b, b.getLoc(), copies.getForallOp(),
+            /*memory_space=*/b.getI64IntegerAttr(cpuCheck ? 0 : 3),
+            /*memcpy_op=*/nullptr,
+            /*alloc_op=*/b.getStringAttr("memref.alloca"),
+            /*bufferize_destination_only=*/b.getUnitAttr());
+        buildApplyPatterns(
+            b, func,
+            [](OpBuilder &nested, Location loc) {
+              transform::ApplyCanonicalizationPatternsOp::create(nested, loc);
+              transform::ApplyLowerMaskedTransfersPatternsOp::create(nested,
+                                                                     loc);
+            },
+            /*cse=*/true);
+        // 6. Bufferize the dispatch (its boundary is bufferized with the
+        // module).
+        transform::EliminateEmptyTensorsOp::create(b, b.getLoc(), func);
+        transform::ApplyDeadCodeEliminationOp::create(b, b.getLoc(), func);
+        transform::ApplyCommonSubexpressionEliminationOp::create(b, b.getLoc(),
+                                                                 func);
+        Value buffers = buildBufferize(b, func);
+        buildCanonicalize(b, buffers, /*cse=*/true);
+        buildVectorize(b, buildMatchOps(b, buffers, "linalg.copy"));
+        Value allocas = transform::MatchOp::create(
+            b, transform::OperationType::get(ctx, "memref.alloca"), buffers,
+            b.getStrArrayAttr({"memref.alloca"}), /*interface=*/nullptr,
+            /*op_attrs=*/nullptr, /*filter_result_type=*/nullptr,
+            /*filter_operand_types=*/nullptr);
+        transform::MemRefAllocaToGlobalOp::create(b, b.getLoc(), any, any,
+                                                  allocas);
+        // Edge threads accumulate in a private copy of their C tile; the
+        // interior's GEMMs were vectorized away, so only edges match.
+        if (split)
+          buildPromoteAccumulator(b, buildMatchRole(b, buffers, "root"));
+        // The return op outlives the mapping and leads back to the function.
+        Value ret = buildMatchOps(b, buffers, "func.return");
+        // 7. Map to blocks and threads: one launch for the function, or one
+        // per block-mapped loop (fill, interior, edges, softmax rows). The CPU
+        // check runs blocks and threads as sequential loops instead, which
+        // keeps the order the barriers enforce on the GPU.
+        Value mappedFunc;
+        if (cpuCheck) {
+          buildForallsToParallel(b, buffers);
+          mappedFunc = buildGetParent(b, ret, "func.func");
+        } else if (perLoop) {
+          buildMapBlockLoops(b, buffers, blocks, {bdx, bdy, 1});
+          if (ops.hasSoftmax)
+            buildSoftmaxRowKernel(b, buffers, problem);
+          mappedFunc = buildGetParent(b, ret, "func.func");
+        } else {
+          Value launch =
+              buildMatchOps(b, buildMapToLaunch(b, buffers), "gpu.launch");
+          mappedFunc = buildGetParent(
+              b, buildMapToThreads(b, launch, {bdx, bdy, 1}), "func.func");
+        }
+        buildApplyPatterns(
+            b, mappedFunc,
+            [](OpBuilder &nested, Location loc) {
+              transform::ApplyCanonicalizationPatternsOp::create(nested, loc);
+              transform::ApplyFoldMemrefAliasOpsPatternsOp::create(nested, loc);
+            },
+            /*cse=*/true);
+        transform::ApplyLoopInvariantCodeMotionOp::create(
+            b, b.getLoc(), buildMatchOps(b, mappedFunc, "scf.for"));
+        // 8. Keep the accumulator in registers across the K loop.
+        Value hoisted = transform::HoistRedundantVectorTransfersOp::create(
+            b, b.getLoc(), any, mappedFunc);
+        if (hasEpilogue)
+          transform::MemRefEraseDeadAllocAndStoresOp::create(b, b.getLoc(),
+                                                             hoisted);
+        // 9. Contractions become outer products, then FMAs.
+        buildApplyPatterns(
+            b, hoisted,
+            [](OpBuilder &nested, Location loc) {
+              transform::ApplyVectorReductionToContractPatternsOp::create(
+                  nested, loc);
+              transform::ApplyTransferPermutationPatternsOp::create(nested,
+                                                                    loc);
+              transform::ApplySinkVectorPatternsOp::create(nested, loc);
+              transform::ApplyCanonicalizationPatternsOp::create(nested, loc);
+            },
+            /*cse=*/true);
+        buildApplyPatterns(
+            b, hoisted,
+            [](OpBuilder &nested, Location loc) {
+              transform::ApplyLowerContractionPatternsOp::create(
+                  nested, loc,
+                  vector::VectorContractLoweringAttr::get(
+                      nested.getContext(),
+                      vector::VectorContractLowering::OuterProduct));
+              transform::ApplyLowerOuterProductPatternsOp::create(nested, loc);
+              transform::ApplyLowerTransposePatternsOp::create(
+                  nested, loc, vector::VectorTransposeLoweringAttr(),
+                  BoolAttr());
+              transform::ApplyLowerBroadcastPatternsOp::create(nested, loc);
+              transform::ApplyLowerShapeCastPatternsOp::create(nested, loc);
+              transform::ApplyCanonicalizationPatternsOp::create(nested, loc);
+            },
+            /*cse=*/true);
+      });
 }
 
-/// The split section: cuts the GEMM at the largest multiples of the block
-/// tile, leaving the interior handle in `%interior`.
-std::string writeSplit(const SimtTiling &t) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  const char *split = "  %{0} = transform.structured.split %{1} after {2} "
-                      "{{dimension = {3}} : !transform.any_op\n"
-                      "  %{4}, %{5} = transform.split_handle %{0} : "
-                      "(!transform.any_op) -> (!transform.any_op, "
-                      "!transform.any_op)\n";
-  std::string current = "root";
-  if (t.splitM) {
-    os << llvm::formatv(split, "parts_m", current, t.splitM, 0, "interior_m",
-                        "edge_m");
-    current = "interior_m";
-  }
-  if (t.splitN) {
-    os << llvm::formatv(split, "parts_n", current, t.splitN, 1, "interior",
-                        "edge_n");
-    current = "interior";
-  }
-  os << "  %interior_gemm = transform.merge_handles %" << current
-     << " : !transform.any_op";
-  return text;
-}
-
-/// Direct tiling of each ragged edge. Edges are thin strips with long K, so
-/// they get small block tiles with one output per thread: many blocks, and
-/// one dot product per thread instead of a dozen in sequence.
-std::string writeEdges(const SimtTiling &t) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  for (StringRef edge : {"edge_m", "edge_n"}) {
-    if ((edge == "edge_m" && !t.splitM) || (edge == "edge_n" && !t.splitN))
-      continue;
-    os << llvm::formatv(
-        "  %{0}_b, %{0}_blk = transform.structured.tile_using_forall %{0} "
-        "tile_sizes [{1}, {2}] (mapping = [#gpu.block<y>, "
-        "#gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, "
-        "!transform.any_op)\n"
-        "  %{0}_t, %{0}_thr = transform.structured.tile_using_forall %{0}_b "
-        "num_threads [{1}, {2}] (mapping = [#gpu.thread<y>, "
-        "#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, "
-        "!transform.any_op)\n",
-        edge, t.blockM / t.threadM, t.blockN / t.threadN);
-  }
-  return text;
-}
-
-} // namespace
-
-namespace {
-
-/// The script of the schedules still written as text (the kernel paths and
-/// the staged SIMT schedule), or none where the schedule is built as IR.
+/// The script of the schedules still written as text (the kernel paths),
+/// or none where the schedule is built as IR.
 std::optional<std::string> writeScheduleText(const GemmProblem &problem,
                                              const SimtTiling &t,
                                              const DispatchOps &ops,
@@ -365,61 +391,6 @@ std::optional<std::string> writeScheduleText(const GemmProblem &problem,
                      .str();
   if (t.kernel && !cpuCheck)
     return writeKernelSchedule(problem, *t.kernel, ops, sequenceName, comment);
-  if (t.staged) {
-    bool split = t.splitM || t.splitN;
-    // A softmax consumer: a kernel of its own, one row per block
-    // (decomposed for the CPU check).
-    std::string softmaxTiling, softmaxKernel;
-    if (ops.hasSoftmax) {
-      llvm::raw_string_ostream tiling(softmaxTiling), kernel(softmaxKernel);
-      tiling << "  %softmax = transform.structured.match attributes"
-                "{vibegemm.role = \"softmax\"} in %func : (!transform.any_op) "
-                "-> !transform.any_op\n";
-      writeSoftmaxRowTiling(tiling, problem);
-      if (cpuCheck)
-        tiling << "  %softmax_parts = transform.structured.decompose_interface "
-                  "%softmax_b : (!transform.any_op) -> !transform.any_op\n";
-      else
-        writeSoftmaxRowKernel(kernel, problem, "bf");
-    }
-    auto str = [](int64_t v) { return std::to_string(v); };
-    return instantiate(
-        kStagedTemplate,
-        {{"NAME", sequenceName.str()},
-         {"COMMENT", comment},
-         {"BM", str(t.blockM)},
-         {"BN", str(t.blockN)},
-         {"BK", str(t.blockK)},
-         {"TM", str(t.threadM)},
-         {"TN", str(t.threadN)},
-         {"NT", str(t.threadsPerBlock())},
-         {"BDX", str(t.blockN / t.threadN)},
-         {"BDY", str(t.blockM / t.threadM)},
-         {"COPYBITS", str(t.copyBits)},
-         {"COPYA", str(t.copyA[0]) + ", " + str(t.copyA[1])},
-         {"COPYB", str(t.copyB[0]) + ", " + str(t.copyB[1])},
-         {"TA", typeName(problem.lhsType)},
-         {"TB", typeName(problem.rhsType)},
-         {"TACC", typeName(problem.accType)},
-         {"SMEM_SPACE", cpuCheck ? "0" : "3"},
-         {"SOFTMAX_TILING", StringRef(softmaxTiling).rtrim('\n').str()},
-         {"SOFTMAX_KERNEL", StringRef(softmaxKernel).rtrim('\n').str()},
-         {"GEMM", split ? "%interior_gemm" : "%root"},
-         {"SPLIT", split ? writeSplit(t) : ""},
-         {"EDGES", split ? writeEdges(t) : ""},
-         // Edge threads accumulate in a private copy of their C tile; the
-         // interior's GEMMs were vectorized away, so only edges match.
-         {"EDGE_PROMOTE",
-          split ? "  %edge_gemms = transform.structured.match attributes"
-                  "{vibegemm.role = \"root\"} in %bf : (!transform.any_op) "
-                  "-> !transform.any_op\n"
-                  "  %edge_promoted = transform.structured.promote "
-                  "%edge_gemms {operands_to_promote = [2], use_alloca, "
-                  "use_full_tiles_by_default} : (!transform.any_op) -> "
-                  "!transform.any_op"
-                : ""}},
-        !ops.epilogues.empty(), cpuCheck, split, ops.hasSoftmax);
-  }
   return std::nullopt;
 }
 
@@ -462,7 +433,9 @@ vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
   if (t.reference || problem.m % t.blockM || problem.n % t.blockN)
     direct.fuseEpilogues = false;
   transform::NamedSequenceOp sequence =
-      buildDirectSchedule(b, direct, t, ops, sequenceName, cpuCheck);
+      t.staged && !t.reference
+          ? buildStagedSchedule(b, problem, t, ops, sequenceName, cpuCheck)
+          : buildDirectSchedule(b, direct, t, ops, sequenceName, cpuCheck);
   // The parser verifies what it reads; built ops are verified here.
   for (Operation &op : sequence.getBody().front())
     if (failed(verify(&op))) {
