@@ -1,9 +1,9 @@
 //===- SimtSchedule.cpp - The SIMT schedules ------------------------------===//
 //
-// Writes the staged SIMT schedule (A and B K-tiles through shared memory, a
-// register tile per thread), and dispatches the other kinds to their
-// writers; also the helpers the writers share: role matches, fusion, the
-// softmax's row kernel.
+// Builds the staged SIMT schedule (A and B K-tiles through shared memory, a
+// register tile per thread) and hands the other kinds to their builders, or
+// to the kernel paths' text writer; also the text helpers that writer uses:
+// role matches, fusion, the softmax's row kernel.
 //
 //===----------------------------------------------------------------------===//
 
