@@ -25,6 +25,18 @@ std::string f32PrecisionAttr(const KernelTiling &t) {
              : ", f32_precision = \"" + t.f32Precision + "\"";
 }
 
+/// Canonicalizes `%func`, then bufferizes it into `%buffers`.
+void writeBufferizeFunction(llvm::raw_ostream &os) {
+  os << "  transform.apply_patterns to %func {\n"
+        "    transform.apply_patterns.canonicalization\n"
+        "  } : !transform.any_op\n"
+        "  transform.bufferization.eliminate_empty_tensors %func : "
+        "!transform.any_op\n"
+        "  %buffers = transform.bufferization.one_shot_bufferize %func "
+        "{memcpy_op = \"linalg.copy\"} : "
+        "(!transform.any_op) -> !transform.any_op\n";
+}
+
 /// The kernel rewrite of a block-tiled GEMM (`%gemm_mapped`) on the
 /// mma.sync or FFMA path, whose K loop becomes `%k_loop`.
 void writeBlockGemmRewrite(llvm::raw_ostream &os, const KernelTiling &t) {
@@ -220,15 +232,8 @@ std::string schedule::writeKernelSchedule(const GemmProblem &problem,
         "#gpu.thread<x>]) : {1}\n",
         threadsSpec, twoResults);
     writeFusions(os, chainOps, "_c", "_t", "t_forall", "t_loop");
-    os << "  transform.apply_patterns to %func {\n"
-          "    transform.apply_patterns.canonicalization\n"
-          "  } : !transform.any_op\n"
-          "  transform.bufferization.eliminate_empty_tensors %func : "
-          "!transform.any_op\n"
-          "  %buffers = transform.bufferization.one_shot_bufferize %func "
-          "{memcpy_op = \"linalg.copy\"} : "
-       << anyOp << "\n"
-       << "  transform.apply_patterns to %buffers {\n"
+    writeBufferizeFunction(os);
+    os << "  transform.apply_patterns to %buffers {\n"
           "    transform.apply_patterns.canonicalization\n"
           "  } {apply_cse} : !transform.any_op\n"
           "  %gemm = transform.structured.match attributes{vibegemm.split_k} "
@@ -281,14 +286,7 @@ std::string schedule::writeKernelSchedule(const GemmProblem &problem,
           e, lead, blockMap,
           "(!transform.any_op) -> (!transform.any_op, !transform.any_op)",
           batched ? "0, " : "");
-  os << "  transform.apply_patterns to %func {\n"
-        "    transform.apply_patterns.canonicalization\n"
-        "  } : !transform.any_op\n"
-        "  transform.bufferization.eliminate_empty_tensors %func : "
-        "!transform.any_op\n"
-        "  %buffers = transform.bufferization.one_shot_bufferize %func "
-        "{memcpy_op = \"linalg.copy\"} : "
-     << anyOp << "\n";
+  writeBufferizeFunction(os);
   // Folds the self-copies bufferization leaves behind the epilogue.
   os << "  transform.apply_patterns to %buffers {\n"
         "    transform.apply_patterns.canonicalization\n"
