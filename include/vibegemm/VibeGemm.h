@@ -20,8 +20,10 @@ class OpPassManager;
 
 namespace vibegemm {
 
-/// Registers the vibegemm passes (`vibegemm-compile`, `llm-schedule`, ...)
-/// and the upstream passes their pipelines use, so that textual pipelines
+/// Registers the deterministic vibegemm passes (`vibegemm-compile`,
+/// `vibegemm-form-dispatches`, ...; not the tuner's `llm-schedule`, which
+/// needs the LLM client and the GPU runtime and lives in VibeGemmTuner) and
+/// the upstream passes their pipelines use, so that textual pipelines
 /// (`parsePassPipeline`, `--pass-pipeline`) can name them. Safe to call more
 /// than once and next to `mlir::registerAllPasses()`.
 void registerPasses();

@@ -28,6 +28,17 @@ OwningOpRef<ModuleOp> vibegemm::parseScript(MLIRContext *context,
   return parseSourceString<ModuleOp>(wrapped, config, "script");
 }
 
+StringRef vibegemm::builtinAllowlistText() {
+  struct EmbeddedFile {
+    const char *name;
+    const char *text;
+  };
+  static const EmbeddedFile kFiles[] = {
+#include "EmbeddedAllowlist.inc"
+  };
+  return kFiles[0].text;
+}
+
 llvm::StringSet<> vibegemm::parseAllowlist(StringRef text) {
   llvm::StringSet<> names;
   SmallVector<StringRef> lines;

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Matchers.h"
@@ -308,4 +309,43 @@ FailureOr<llvm::json::Object>
 vibegemm::buildLaunchPlan(func::FuncOp func, StringRef target,
                           const PtxFileNamer &ptxFileFor) {
   return PlanBuilder(target, ptxFileFor).build(func);
+}
+
+/// Buffer name of a dispatch argument in launch plans ("arg<i>").
+static std::optional<std::string> planArgName(func::FuncOp dispatch, Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != &dispatch.front())
+    return std::nullopt;
+  return "arg" + std::to_string(arg.getArgNumber());
+}
+
+std::optional<llvm::json::Object> vibegemm::describeGemm(func::FuncOp dispatch,
+                                                         const GemmProblem &p,
+                                                         bool &plain) {
+  plain = false;
+  linalg::LinalgOp root = vibegemm::getDispatchRoot(dispatch);
+  if (!root || root.getNumDpsInputs() != 2 || dispatch.getNumResults() != 1)
+    return std::nullopt;
+  std::optional<std::string> a =
+      planArgName(dispatch, root.getDpsInputOperand(0)->get());
+  std::optional<std::string> b =
+      planArgName(dispatch, root.getDpsInputOperand(1)->get());
+  auto result = dyn_cast<RankedTensorType>(dispatch.getResultTypes()[0]);
+  if (!a || !b || !result || result.getNumElements() != p.batch * p.m * p.n)
+    return std::nullopt;
+  auto ret = cast<func::ReturnOp>(dispatch.front().getTerminator());
+  auto fill = root.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  plain = p.epilogueOps == 0 && !p.hasSoftmax &&
+          ret.getOperand(0) == root->getResult(0) && fill &&
+          (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+           matchPattern(fill.value(), m_Zero()));
+  return llvm::json::Object{{"batch", p.batch},
+                            {"m", p.m},
+                            {"n", p.n},
+                            {"k", p.k},
+                            {"a", *a},
+                            {"b", *b},
+                            {"c", "res0"},
+                            {"transpose_a", p.transposeA},
+                            {"transpose_b", p.transposeB}};
 }

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Analysis/DispatchInfo.h"
-#include "vibegemm/Scheduler/LLMPrompts.h"
 #include "vibegemm/Scheduler/ScriptCheck.h"
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Schedules.h"
@@ -41,12 +40,7 @@ public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    llvm::Expected<PromptTemplates> templates = loadPromptTemplates("");
-    if (!templates) {
-      emitError(module.getLoc()) << llvm::toString(templates.takeError());
-      return signalPassFailure();
-    }
-    llvm::StringSet<> allowlist = parseAllowlist(templates->allowlist);
+    llvm::StringSet<> allowlist = parseAllowlist(builtinAllowlistText());
 
     // Schedules by signature, from the spec file.
     std::map<std::string, std::string> fromSpecs;

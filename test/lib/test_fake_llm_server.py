@@ -5,7 +5,7 @@ Starts the server in-process with a scenario and talks to it with urllib:
 every response kind, the request log, ``require_key``, ``default`` and the
 wrapper mode (``{endpoint}`` and ``{dead_endpoint}`` substitution, exit
 status, ``--timeout``, ``--print-count``, ``--port-file``).  It also checks
-that every scenario under ``test/llm/Inputs`` loads.  Run with
+that every scenario under ``test/Tuner/Inputs`` loads.  Run with
 ``python3 -m unittest -v test_fake_llm_server`` from this directory.
 """
 
@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 
 import fake_llm_server as fls  # noqa: E402
 
-SCENARIOS = os.path.join(os.path.dirname(HERE), "llm", "Inputs")
+SCENARIOS = os.path.join(os.path.dirname(HERE), "Tuner", "Inputs")
 CHAT = {"model": "test-model",
         "messages": [{"role": "user", "content": "schedule gemm_d0"}]}
 

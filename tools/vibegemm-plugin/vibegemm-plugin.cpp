@@ -1,8 +1,10 @@
 //===- vibegemm-plugin.cpp - vibegemm as an mlir-opt plugin ---------------===//
 //
 // The entry points of libVibeGemmPlugin.so, which gives a stock mlir-opt
-// (`--load-pass-plugin`, `--load-dialect-plugin`) the vibegemm passes and the
-// dialects, interface models, transform extensions and translations they use.
+// (`--load-pass-plugin`, `--load-dialect-plugin`) the deterministic vibegemm
+// passes and the dialects, interface models, transform extensions and
+// translations they use. The tuner (`llm-schedule`) is not in it: the plugin
+// links no LLM client, no libcurl and no GPU runtime.
 //
 //===----------------------------------------------------------------------===//
 

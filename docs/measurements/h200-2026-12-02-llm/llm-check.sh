@@ -10,7 +10,7 @@ mkdir -p "$dest"
 source utils/gpu/env.sh
 ldd build/bin/vibegemm-opt | grep "not found" | tee "$dest/llm.log"
 rm -rf /tmp/llm-cache "$art"
-python3 test/lib/fake_llm_server.py --script test/llm/Inputs/good-reply.json \
+python3 test/lib/fake_llm_server.py --script test/Tuner/Inputs/good-reply.json \
   --log "$dest/requests.jsonl" --print-count -- \
   env VIBEGEMM_LLM_API_KEY=sk-test-123 build/bin/vibegemm-opt examples/gemm_f32.mlir \
   --llm-schedule="endpoint={endpoint} model=test-model rounds=2 candidates=2 artifacts-dir=$art cache-dir=/tmp/llm-cache db=/tmp/llm-tune.db" \

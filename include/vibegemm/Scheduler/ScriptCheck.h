@@ -22,6 +22,9 @@ namespace mlir::vibegemm {
 /// the script is line N + 1 of the buffer, which is named "script".
 OwningOpRef<ModuleOp> parseScript(MLIRContext *context, llvm::StringRef script);
 
+/// The built-in allowlist: prompts/allowlist.txt, built in.
+llvm::StringRef builtinAllowlistText();
+
 /// Op names, one per line; `#` starts a comment.
 llvm::StringSet<> parseAllowlist(llvm::StringRef text);
 

@@ -9,11 +9,14 @@
 #ifndef VIBEGEMM_TARGET_LAUNCHPLAN_H
 #define VIBEGEMM_TARGET_LAUNCHPLAN_H
 
+#include "vibegemm/Analysis/DispatchInfo.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 
 #include <functional>
+#include <optional>
 
 namespace mlir::vibegemm {
 
@@ -27,6 +30,13 @@ using PtxFileNamer = std::function<std::string(llvm::StringRef moduleName)>;
 mlir::FailureOr<llvm::json::Object>
 buildLaunchPlan(mlir::func::FuncOp func, llvm::StringRef target,
                 const PtxFileNamer &ptxFileFor);
+
+/// Describes the dispatch's GEMM over plan buffers ("arg<i>" inputs, the
+/// result "res0") when its operands are dispatch inputs and its single
+/// result has the GEMM's shape. `plain` is set when the result is the GEMM
+/// itself on a zero-filled accumulator, which cuBLAS can check.
+std::optional<llvm::json::Object>
+describeGemm(mlir::func::FuncOp dispatch, const GemmProblem &p, bool &plain);
 
 /// Name used for an element type in plans ("f32", "bf16", ...).
 std::string planDtype(mlir::Type type);

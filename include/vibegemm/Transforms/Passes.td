@@ -1,7 +1,8 @@
 //===- Passes.td - vibegemm pass definitions ---------------*- tablegen -*-===//
 //
 // The vibegemm pipeline, one pass per stage: form dispatches, schedule,
-// apply, lower to PTX, and the user-facing `llm-schedule` that chains them.
+// apply, lower to PTX. The user-facing `llm-schedule` that chains them is
+// in include/vibegemm/Tuner/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -518,105 +519,6 @@ def VibeGemmFinalizeBinariesPass
     .func`: a libdevice function (`__nv_tanhf`, ...) left unresolved because
     the CUDA toolkit's libdevice was not found, which no driver can load.
   }];
-}
-
-def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
-  let summary = "Schedule and compile every GEMM dispatch to PTX";
-  let description = [{
-    The user entry point. Forms dispatches, asks the scheduler for a transform
-    script per dispatch, applies the winning scripts, lowers to PTX, checks
-    every kernel with `ptxas`, and writes the artifacts:
-    `<dispatch>.ptx`, `<dispatch>.schedule.mlir`, `<dispatch>.plan.json`,
-    `<function>.plan.json` for functions with several dispatches, and
-    `report.json`.
-
-    Each dispatch is also compiled with the reference schedule (one output
-    per thread, every op its own kernel) into `<dispatch>.reference.ptx` and
-    `<dispatch>.reference.plan.json`, which `vibegemm-run` checks candidates
-    against when cuBLAS cannot (epilogues). Plans of plain GEMMs carry a
-    `reference` GEMM description so cuBLAS can check them.
-
-    With `measure=auto` (the default) and a GPU present, every candidate is
-    verified and timed by `vibegemm-run` in a child process with a timeout,
-    and candidates are ranked by measured time; without one they are ranked
-    by a static estimate and the report marks them `estimated`.
-    `measure=on` fails when no GPU is usable; `measure=off` never measures.
-
-    With an `endpoint` (or `$VIBEGEMM_LLM_ENDPOINT`), each dispatch goes
-    through `rounds` rounds of `candidates` LLM-written scripts (prompts in
-    `prompts/`, the key only from `$VIBEGEMM_LLM_API_KEY`). Each candidate is
-    extracted from the reply's first ```mlir block, parsed, checked against
-    the allowlist of transform ops, applied to a copy of the dispatch,
-    lowered, checked by ptxas and measured (or estimated); the built-in
-    schedule is candidate 0, so the result is never worse than it. Replies
-    are cached by prompt. Without an endpoint the built-in scheduler runs
-    and stderr says so in one line. `report.html` charts the candidates.
-
-    `target=auto` (the default) asks `vibegemm-run --probe` which GPU is
-    here: compute capability 9.0 gets `sm_90a` (wgmma, TMA), 8.x `sm_80`,
-    later GPUs portable `sm_90` PTX, and no GPU `sm_90`; stderr and
-    `report.json`'s `target_choice` say which and why. The deterministic
-    entry point, `vibegemm-compile`, keeps an explicit target.
-  }];
-  let dependentDialects = [
-    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::bufferization::BufferizationDialect",
-    "::mlir::affine::AffineDialect", "::mlir::vector::VectorDialect",
-    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::arith::ArithDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
-    "::mlir::math::MathDialect", "::mlir::func::FuncDialect"];
-  let options = [
-    Option<"endpoint", "endpoint", "std::string", /*default=*/"\"\"",
-           "OpenAI-compatible base URL (or $VIBEGEMM_LLM_ENDPOINT)">,
-    Option<"model", "model", "std::string", /*default=*/"\"\"",
-           "Model name (or $VIBEGEMM_LLM_MODEL)">,
-    Option<"rounds", "rounds", "unsigned", /*default=*/"3",
-           "LLM rounds per dispatch">,
-    Option<"candidates", "candidates", "unsigned", /*default=*/"4",
-           "Candidates per round">,
-    Option<"measure", "measure", "std::string", /*default=*/"\"auto\"",
-           "auto|on|off: measure candidates on a GPU">,
-    Option<"f32Precision", "f32-precision", "std::string",
-           /*default=*/"\"ieee\"",
-           "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "
-           "vibegemm-form-dispatches; TF32 changes accuracy)">,
-    Option<"target", "target", "std::string", /*default=*/"\"auto\"",
-           "GPU architecture (sm_80, sm_90, sm_90a), or auto: the GPU "
-           "here's (sm_90a on compute capability 9.0, sm_80 on 8.x), sm_90 "
-           "without one">,
-    Option<"artifactsDir", "artifacts-dir", "std::string", /*default=*/"\"\"",
-           "Directory for PTX, schedules, launch plans and report.json">,
-    Option<"keepCandidates", "keep-candidates", "bool", /*default=*/"false",
-           "Also write every candidate that compiled (PTX, launch plan with "
-           "its reference, script) to <artifacts-dir>/candidates/"
-           "<dispatch>-<index>/, to inspect or rerun it">,
-    Option<"db", "db", "std::string", /*default=*/"\"\"",
-           "Tuning database path (or $VIBEGEMM_DB)">,
-    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
-           "ptxas to check kernels with (default: CUDA's, then PATH)">,
-    Option<"runner", "runner", "std::string", /*default=*/"\"\"",
-           "vibegemm-run executable that measures candidates (default: the "
-           "one installed beside this tool)">,
-    Option<"measureTimeout", "measure-timeout", "double", /*default=*/"60",
-           "Seconds one GPU step of a measurement may take before the "
-           "candidate is a timeout">,
-    Option<"sandboxTimeout", "sandbox-timeout", "unsigned", /*default=*/"60",
-           "Seconds a child vibegemm-opt may take to apply and lower an "
-           "untrusted (LLM or tuning-database) script before this process "
-           "runs it; one that crashes, runs longer or takes more than 8 GiB "
-           "is an apply-error">,
-    Option<"llmTimeout", "llm-timeout", "double", /*default=*/"120",
-           "Seconds one LLM request may take (retries of 429/5xx come on "
-           "top, at most 3)">,
-    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
-           "Where replies to identical prompts are kept (default "
-           "$VIBEGEMM_CACHE_DIR or ~/.cache/vibegemm/llm; 'off' disables)">,
-    Option<"promptsDir", "prompts-dir", "std::string", /*default=*/"\"\"",
-           "Read the prompt templates from this directory instead of the "
-           "built-in copies of prompts/">,
-  ];
 }
 
 #endif // VIBEGEMM_TRANSFORMS_PASSES

@@ -1,5 +1,5 @@
 // A tuning spec holding an LLM-written schedule for examples/gemm_f32.mlir
-// (64x64 blocks; test/llm/Inputs/reply-good-64x64.txt), which the built-in
+// (64x64 blocks; test/Tuner/Inputs/reply-good-64x64.txt), which the built-in
 // scheduler would not pick.
 module attributes {transform.with_named_sequence, vibegemm.tuning_spec} {
   transform.named_sequence @vg_mm4096x4096x4096_f32_f32_NN_e0_f8ada801c6342d40(%func: !transform.any_op {transform.consumed}) attributes {vibegemm.signature = "mm4096x4096x4096_f32_f32_NN_e0_f8ada801c6342d40", vibegemm.target = "sm_90"} {

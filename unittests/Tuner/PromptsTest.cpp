@@ -1,6 +1,6 @@
 //===- PromptsTest.cpp - Tests of prompt templates and the allowlist ------===//
 
-#include "vibegemm/Scheduler/LLMPrompts.h"
+#include "vibegemm/Tuner/Prompts.h"
 #include "vibegemm/Scheduler/ScriptCheck.h"
 
 #include "gtest/gtest.h"
@@ -16,8 +16,8 @@ TEST(Prompts, FillsKnownPlaceholdersAndKeepsOthers) {
 TEST(Prompts, BuiltInTemplatesCarryThePlaceholders) {
   llvm::Expected<PromptTemplates> t = loadPromptTemplates("");
   ASSERT_TRUE(static_cast<bool>(t)) << llvm::toString(t.takeError());
-  for (const char *key : {"{{DISPATCH_IR}}", "{{BEST_SCHEDULE}}",
-                          "{{HISTORY}}", "{{PROBLEM}}", "{{TARGET_FACTS}}"})
+  for (const char *key : {"{{DISPATCH_IR}}", "{{BEST_SCHEDULE}}", "{{HISTORY}}",
+                          "{{PROBLEM}}", "{{TARGET_FACTS}}"})
     EXPECT_NE(t->round.find(key), std::string::npos) << key;
   EXPECT_NE(t->round.find("```mlir\n{{BEST_SCHEDULE}}"), std::string::npos);
   llvm::StringSet<> allow = parseAllowlist(t->allowlist);

@@ -1,13 +1,13 @@
-//===- LLMPrompts.h - Prompt templates and the allowlist --------*- C++ -*-===//
+//===- Prompts.h - The tuner's prompt templates -----------------*- C++ -*-===//
 //
-// The prompts live as files in prompts/ and are built into the tools; a
+// The prompts live as files in prompts/ and are built into the tuner; a
 // `prompts-dir` may point at edited copies instead. Placeholders are
-// written {{NAME}}.
+// written {{NAME}}. The built-in allowlist is ScriptCheck's.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VIBEGEMM_SCHEDULER_LLMPROMPTS_H
-#define VIBEGEMM_SCHEDULER_LLMPROMPTS_H
+#ifndef VIBEGEMM_TUNER_PROMPTS_H
+#define VIBEGEMM_TUNER_PROMPTS_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -31,4 +31,4 @@ std::string fillTemplate(llvm::StringRef text,
 
 } // namespace mlir::vibegemm
 
-#endif // VIBEGEMM_SCHEDULER_LLMPROMPTS_H
+#endif // VIBEGEMM_TUNER_PROMPTS_H

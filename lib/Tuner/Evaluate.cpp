@@ -1,0 +1,436 @@
+//===- Evaluate.cpp - Check, compile and measure one candidate ------------===//
+//
+// One candidate script: the allowlist check, a sandboxed child vibegemm-opt,
+// apply and lower on a copy of the dispatch, ptxas, the launch plan, then a
+// GPU measurement in a child vibegemm-run or a static estimate. Also the
+// reference kernels that measurements are checked against.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tuner.h"
+
+#include "vibegemm/Runtime/Isolation.h"
+#include "vibegemm/Runtime/PlanRunner.h"
+#include "vibegemm/Scheduler/ScriptCheck.h"
+#include "vibegemm/Target/CostModel.h"
+#include "vibegemm/Target/LaunchPlan.h"
+#include "vibegemm/Target/Ptxas.h"
+#include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Pipelines.h"
+#include "vibegemm/Transforms/Schedules.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+using namespace mlir::vibegemm::tuner;
+namespace json = llvm::json;
+
+namespace {
+/// Memory limit on the child vibegemm-opt that applies an untrusted script
+/// first (a candidate applies and lowers in about a second, well under
+/// 1 GiB).
+constexpr unsigned kSandboxMegabytes = 8192;
+
+/// A script may use TF32 only as far as the user allowed: the kernel
+/// rewrite marks the function with the precision it used (TF32 over
+/// 3xTF32), so any change to the dispatch's mark is an overreach. Returns
+/// why, or "".
+std::string precisionOverreach(func::FuncOp dispatch, func::FuncOp applied) {
+  auto allowed = dispatch->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+  auto used = applied->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+  if (!used || allowed == used)
+    return "";
+  return ("the script puts f32 operands on TF32 tensor cores (f32_precision "
+          "= \"" +
+          used.getValue() +
+          "\"), which changes accuracy; this "
+          "compile allows " +
+          (allowed ? "f32_precision = \"" + allowed.getValue().str() + "\""
+                   : std::string("IEEE f32 only (f32-precision=ieee)")))
+      .str();
+}
+} // namespace
+
+/// Asks `vibegemm-run --probe` (in a child) once whether a GPU is usable;
+/// `probeAnswer` says which, or why not.
+bool Tuner::probeGpu() {
+  if (probed)
+    return *probed;
+  std::optional<std::string> found =
+      runner.empty() ? vibegemm::runtime::findRunnerBeside(
+                           nullptr, reinterpret_cast<void *>(&staticEstimateMs))
+                     : std::optional<std::string>(runner);
+  if (!found || !llvm::sys::fs::can_execute(*found)) {
+    probeAnswer = runner.empty()
+                      ? "vibegemm-run is not installed beside this tool"
+                      : "runner " + runner + " is not executable";
+    probed = false;
+    return false;
+  }
+  runnerPath = *found;
+  probed = vibegemm::runtime::probeGpuIsolated(runnerPath, probeAnswer);
+  return *probed;
+}
+
+Measurement Tuner::setUpMeasurement() {
+  Measurement m;
+  if (measure == "off") {
+    m.why = "measure=off";
+    return m;
+  }
+  if (!probeGpu()) {
+    m.why = probeAnswer;
+    return m;
+  }
+  m.runner = runnerPath;
+  m.enabled = true;
+  m.device = probeAnswer;
+  return m;
+}
+
+/// Compiles a copy of `module` with the reference schedule; the copy
+/// lives inside `module` only while the pipeline runs.
+ReferenceArtifacts Tuner::buildReference(ModuleOp module) {
+  ReferenceArtifacts out;
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointToEnd(module.getBody());
+  auto copy = cast<ModuleOp>(builder.clone(*module.getOperation()));
+  // Failures here are reported as one warning, not as errors.
+  ScopedDiagnosticHandler quiet(module.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && out.error.empty())
+      out.error = d.str();
+    return success();
+  });
+  OpPassManager pm(ModuleOp::getOperationName());
+  pm.addPass(createVibeGemmPreparePass());
+  pm.addPass(createVibeGemmFormDispatchesPass());
+  pm.addPass(createVibeGemmWidenHalfSoftmaxPass());
+  VibeGemmBuiltinSchedulePassOptions scheduleOptions;
+  scheduleOptions.target = target;
+  scheduleOptions.reference = true;
+  pm.addPass(createVibeGemmBuiltinSchedulePass(scheduleOptions));
+  pm.addPass(createVibeGemmApplySchedulesPass());
+  buildLowerToPTXPipeline(pm, target);
+  if (succeeded(runPipeline(pm, copy))) {
+    auto ptxFile = [](StringRef moduleName) {
+      return (moduleName.drop_back(strlen("_kernels")) + ".reference.ptx")
+          .str();
+    };
+    for (func::FuncOp dispatch : getDispatches(copy)) {
+      std::string name = dispatch.getSymName().str();
+      auto binary = copy.lookupSymbol<gpu::BinaryOp>(name + "_kernels");
+      FailureOr<json::Object> plan =
+          vibegemm::buildLaunchPlan(dispatch, target, ptxFile);
+      if (!binary || failed(plan))
+        continue;
+      out.ptx[name] = cast<gpu::ObjectAttr>(binary.getObjects()[0])
+                          .getObject()
+                          .getValue()
+                          .str();
+      out.plans[name] = std::move(*plan);
+    }
+    for (auto func : copy.getOps<func::FuncOp>()) {
+      if (func->hasAttr(kDispatchAttr) || func.isExternal())
+        continue;
+      FailureOr<json::Object> plan =
+          vibegemm::buildLaunchPlan(func, target, ptxFile);
+      if (succeeded(plan))
+        out.plans[func.getSymName().str()] = std::move(*plan);
+    }
+  } else if (out.error.empty()) {
+    out.error = "the reference pipeline failed";
+  }
+  copy.erase();
+  return out;
+}
+
+/// Verifies and times one candidate in a child vibegemm-run; `files` are
+/// written to a scratch directory first.
+json::Object
+Tuner::measureCandidate(StringRef planName,
+                        const std::map<std::string, std::string> &files) {
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("vibegemm-measure", dir))
+    return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
+                        {"diagnostic", "cannot create a scratch directory"}};
+  for (auto &[name, contents] : files)
+    if (failed(writeArtifact(module.getLoc(), dir, name, contents)))
+      return json::Object{
+          {"status", vibegemm::runtime::kStatusLoadError},
+          {"diagnostic", "cannot write to " + std::string(dir)}};
+  llvm::SmallString<256> planPath(dir);
+  llvm::sys::path::append(planPath, planName);
+  vibegemm::runtime::RunOptions options;
+  options.timeoutSeconds = measureTimeout;
+  options.compareCublas = true;
+  json::Object result = vibegemm::runtime::runPlanIsolated(
+      measurement.runner, planPath, options,
+      std::max(3 * measureTimeout, measureTimeout + 120));
+  llvm::sys::fs::remove_directories(dir);
+  return result;
+}
+
+/// Folds a runner result into a report candidate.
+void Tuner::recordMeasurement(Candidate &candidate, json::Object result) {
+  StringRef status = result.getString("status").value_or("fault");
+  namespace rt = vibegemm::runtime;
+  bool kernelFailed = status == rt::kStatusWrongResult ||
+                      status == rt::kStatusFault ||
+                      status == rt::kStatusTimeout;
+  if (status == rt::kStatusOk) {
+    candidate.timeMs = result.getNumber("time_ms");
+    candidate.tflops = result.getNumber("tflops");
+    candidate.timing = "measured";
+  } else if (kernelFailed || status == rt::kStatusLoadError) {
+    // A driver that cannot load the PTX is the kernel's fault too.
+    candidate.status =
+        kernelFailed ? *parseCandidateStatus(status) : CandidateStatus::Fault;
+    candidate.diagnostic = result.getString("diagnostic").value_or("").str();
+  } else {
+    candidate.measureError =
+        (status + ": " + result.getString("diagnostic").value_or("")).str();
+  }
+  json::Object summary;
+  for (const char *key :
+       {"status", "reference", "reference_cpu_check", "seed", "timing",
+        "outputs", "cublas", "device", "recheck", "launches"})
+    if (json::Value *v = result.get(key))
+      summary[key] = *v;
+  candidate.measurement = std::move(summary);
+}
+
+/// Adds what vibegemm-run needs to a dispatch plan: FLOPs, the GEMM it
+/// holds, and what checks it (cuBLAS for a plain GEMM, reference kernels
+/// otherwise). The reference files go into `files`.
+void Tuner::decoratePlan(json::Object &plan, const DispatchRecord &record,
+                         std::map<std::string, std::string> &files) {
+  plan["flops"] = record.problem.flops();
+  if (record.gemm) {
+    plan["gemm"] = json::Object(*record.gemm);
+    if (record.plain) {
+      json::Object ref = *record.gemm;
+      ref["kind"] = "gemm";
+      plan["reference"] = std::move(ref);
+    }
+  }
+  addReferencePlan(plan, record.name, files);
+}
+
+/// Points `plan` at dispatch `name`'s reference plan, when one was built,
+/// and adds that plan and its PTX to `files`.
+void Tuner::addReferencePlan(json::Object &plan, const std::string &name,
+                             std::map<std::string, std::string> &files) {
+  auto refPlan = reference.plans.find(name);
+  if (refPlan == reference.plans.end() || !reference.ptx.count(name))
+    return;
+  plan["reference_plan"] = name + ".reference.plan.json";
+  files[name + ".reference.ptx"] = reference.ptx[name];
+  files[name + ".reference.plan.json"] =
+      formatJson(json::Value(json::Object(refPlan->second)));
+}
+
+/// Checks, applies, lowers and (where possible) measures one script on a
+/// copy of `dispatch`; returns `candidate` filled in as a report entry.
+/// Applies and lowers `work` (a dispatch and its schedule) in a child
+/// vibegemm-opt first, under a time and memory limit, so an untrusted
+/// script that crashes the compiler, runs away or exhausts memory (upstream
+/// transforms trust their inputs) fails a candidate rather than the
+/// compile. Returns why the child died, or "" (also where no vibegemm-opt
+/// is installed beside this code: then the script runs here unguarded).
+std::string Tuner::sandboxRun(ModuleOp work) {
+  static const std::optional<std::string> tool =
+      vibegemm::runtime::findToolBeside(
+          "vibegemm-opt", nullptr, reinterpret_cast<void *>(&staticEstimateMs));
+  if (!tool)
+    return "";
+  llvm::SmallString<128> input;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("vibegemm-candidate", "mlir", fd,
+                                         input))
+    return "";
+  llvm::FileRemover removeInput(input);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    work->print(os);
+  }
+  std::string lower = "--vibegemm-lower-to-ptx=target=" + target;
+  llvm::StringRef args[] = {
+      *tool, input, "--vibegemm-apply-schedules=expensive-checks=true",
+      lower, "-o",  "/dev/null"};
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(""), llvm::StringRef("")};
+  std::string errMsg;
+  int rc =
+      llvm::sys::ExecuteAndWait(*tool, args, std::nullopt, redirects,
+                                sandboxTimeout, kSandboxMegabytes, &errMsg);
+  // 0 and 1 (an ordinary error, reported again when it runs here) pass.
+  if (rc == 0 || rc == 1)
+    return "";
+  return llvm::formatv("the script killed a sandboxed vibegemm-opt "
+                       "applying and lowering it (limits {0} s, {1} MiB; "
+                       "exit {2}{3})",
+                       static_cast<unsigned>(sandboxTimeout), kSandboxMegabytes,
+                       rc, errMsg.empty() ? "" : ": " + errMsg)
+      .str();
+}
+
+Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
+                                const DispatchRecord &record, StringRef script,
+                                Candidate candidate) {
+  MLIRContext *ctx = module.getContext();
+  double roofline = rooflineMs(record.problem, *info);
+  candidate.scriptHash = hashText(script);
+  candidate.status = CandidateStatus::Ok;
+  candidate.diagnostic = "";
+  candidate.evaluated = true;
+  candidate.timeMs = candidate.tflops = std::nullopt;
+  candidate.timing = "estimated";
+  candidate.rooflineMs = roofline;
+  auto failWith = [&](CandidateStatus status, std::string diagnostic) {
+    candidate.status = status;
+    candidate.diagnostic = std::move(diagnostic);
+    return std::move(candidate);
+  };
+  ScriptCheck check = checkScript(ctx, script, allowlist);
+  if (std::optional<CandidateStatus> checked =
+          parseCandidateStatus(check.status);
+      !checked || *checked != CandidateStatus::Ok)
+    return failWith(checked.value_or(CandidateStatus::ParseError),
+                    check.diagnostic);
+
+  // A private copy of the dispatch, in a module nested here only while
+  // the pipelines run.
+  auto work = ModuleOp::create(dispatch.getLoc());
+  module.getBody()->push_back(work);
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(work.getBody());
+  auto copy = cast<func::FuncOp>(builder.clone(*dispatch.getOperation()));
+  std::string firstError;
+  std::optional<CandidateStatus> status;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = d.str();
+      return success();
+    });
+    OpPassManager apply(ModuleOp::getOperationName());
+    VibeGemmApplySchedulesPassOptions applyOptions;
+    applyOptions.expensiveChecks = true; // the script is untrusted
+    apply.addPass(createVibeGemmApplySchedulesPass(applyOptions));
+    OpPassManager lower(ModuleOp::getOperationName());
+    buildLowerToPTXPipeline(lower, target);
+    bool untrusted = candidate.source != "builtin";
+    if (failed(attachSchedule(copy, script)))
+      status = CandidateStatus::ParseError;
+    else if (std::string crash = untrusted ? sandboxRun(work) : "";
+             !crash.empty()) {
+      status = CandidateStatus::ApplyError;
+      firstError = crash;
+    } else if (failed(runPipeline(apply, work)))
+      status = CandidateStatus::ApplyError;
+    else if (std::string why = precisionOverreach(dispatch, copy);
+             !why.empty()) {
+      status = CandidateStatus::ApplyError;
+      firstError = why;
+    } else if (failed(runPipeline(lower, work)))
+      status = CandidateStatus::LoweringError;
+  }
+  std::string ptx;
+  FailureOr<json::Object> plan = failure();
+  if (!status) {
+    auto binary = work.lookupSymbol<gpu::BinaryOp>(record.name + "_kernels");
+    if (binary)
+      ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0])
+                .getObject()
+                .getValue()
+                .str();
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      if (firstError.empty())
+        firstError = d.str();
+      return success();
+    });
+    plan = vibegemm::buildLaunchPlan(
+        work.lookupSymbol<func::FuncOp>(record.name), target, [](StringRef m) {
+          return (m.drop_back(strlen("_kernels")) + ".ptx").str();
+        });
+    if (!binary || failed(plan))
+      status = CandidateStatus::LoweringError;
+  }
+  work.erase();
+  if (status) {
+    // "the parse step failed", after the status's first word.
+    StringRef step = stringifyCandidateStatus(*status).split('-').first;
+    return failWith(*status, firstError.empty()
+                                 ? ("the " + step + " step failed").str()
+                                 : firstError);
+  }
+
+  std::vector<vibegemm::KernelResources> kernels;
+  if (ptxasPath) {
+    vibegemm::PtxasResult checked =
+        vibegemm::runPtxas(*ptxasPath, ptx, info->chip);
+    if (!checked.accepted)
+      return failWith(CandidateStatus::PtxasError,
+                      checked.log.empty() ? "ptxas failed without a message"
+                                          : checked.log.substr(0, 2000));
+    kernels = checked.kernels;
+    candidate.resources = vibegemm::resourcesToJson(kernels);
+    // ptxas accepts more static shared memory than a launch can get.
+    for (const vibegemm::KernelResources &k : kernels)
+      if (k.sharedBytes > info->staticSharedBytesPerBlock)
+        return failWith(CandidateStatus::PtxasError,
+                        llvm::formatv("kernel {0} uses {1} bytes of static "
+                                      "shared memory; {2} allows {3}",
+                                      k.kernel, k.sharedBytes, info->name,
+                                      info->staticSharedBytesPerBlock));
+  } else {
+    candidate.ptxasMissing = true;
+  }
+  candidate.dynamicSharedBytes = dynamicSharedBytes(*plan);
+  candidate.estimatedMs = staticEstimateMs(roofline, *plan, kernels, *info);
+  bool keep = keepCandidates && !artifactsDir.empty();
+  if (measurement.enabled || keep) {
+    std::map<std::string, std::string> files;
+    decoratePlan(*plan, record, files);
+    files[record.name + ".ptx"] = ptx;
+    files[record.name + ".plan.json"] =
+        formatJson(json::Value(std::move(*plan)));
+    if (keep) {
+      files[record.name + ".schedule.mlir"] = script.str();
+      keepCandidateFiles(candidate, record, files);
+    }
+    if (measurement.enabled)
+      recordMeasurement(candidate,
+                        measureCandidate(record.name + ".plan.json", files));
+  }
+  return std::move(candidate);
+}
+
+/// keep-candidates: the candidate's `files` in a directory of its own
+/// under the artifacts, named in the report as "files" (or why not as
+/// "files_error": a copy kept for inspection does not fail the run).
+void Tuner::keepCandidateFiles(
+    Candidate &candidate, const DispatchRecord &record,
+    const std::map<std::string, std::string> &files) {
+  std::string relative =
+      llvm::formatv("candidates/{0}-{1}", record.name, candidate.index).str();
+  llvm::SmallString<256> dir(artifactsDir);
+  llvm::sys::path::append(dir, relative);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    candidate.filesError = ("cannot create " + dir + ": " + ec.message()).str();
+    return;
+  }
+  for (auto &[name, contents] : files)
+    if (llvm::Error err = writeAtomically(dir, name, contents)) {
+      candidate.filesError = llvm::toString(std::move(err));
+      return;
+    }
+  candidate.files = relative;
+}

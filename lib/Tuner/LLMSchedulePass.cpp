@@ -1,0 +1,281 @@
+//===- LLMSchedulePass.cpp - llm-schedule: tune, then compile to PTX ------===//
+//
+// The user entry point. Chains dispatch formation, scheduling, schedule
+// application and lowering. Every dispatch gets candidates: the built-in
+// schedule first, then, with an endpoint, LLM-written scripts over several
+// rounds (Search.cpp). Each candidate is checked, measured on the GPU when
+// one is present or estimated (Evaluate.cpp), and the best one is compiled.
+// Writes the artifacts directory and report.json/report.html (Report.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tuner.h"
+
+#include "vibegemm/Runtime/Isolation.h"
+#include "vibegemm/Scheduler/ScriptCheck.h"
+#include "vibegemm/Target/Ptxas.h"
+#include "vibegemm/Transforms/Pipelines.h"
+#include "vibegemm/Transforms/Schedules.h"
+#include "vibegemm/Tuner/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_LLMSCHEDULEPASS
+#include "vibegemm/Tuner/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+using namespace mlir::vibegemm::tuner;
+namespace json = llvm::json;
+
+LogicalResult Tuner::run(ModuleOp module,
+                         const PipelineRunner &pipelineRunner) {
+  // The options were copied from the pass for this run, so the auto choice
+  // of target stands for this run only.
+  this->module = module;
+  runPipeline = pipelineRunner;
+  if (target == "auto") {
+    // The GPU here decides; without one, portable sm_90.
+    bool found = probeGpu();
+    vibegemm::TargetChoice choice =
+        vibegemm::chooseTargetFromProbe(found, probeAnswer);
+    if (choice.target.empty()) {
+      emitError(module.getLoc(), "target=auto: ")
+          << choice.why << "; pass target= to compile for another GPU";
+      return failure();
+    }
+    target = choice.target;
+    targetWhy = "target=auto: " + choice.why;
+  }
+  info = vibegemm::lookupTargetOrEmitError(target, module.getLoc());
+  if (!info)
+    return failure();
+  if (measure != "auto" && measure != "on" && measure != "off") {
+    emitError(module.getLoc(), "measure must be auto, on or off, not '")
+        << measure << "'";
+    return failure();
+  }
+  ptxasPath = vibegemm::findPtxas(ptxas);
+  if (!ptxas.empty() && !ptxasPath) {
+    emitError(module.getLoc(), "ptxas not found at ") << ptxas;
+    return failure();
+  }
+  llvm::Expected<PromptTemplates> loaded = loadPromptTemplates(promptsDir);
+  if (!loaded) {
+    emitError(module.getLoc()) << llvm::toString(loaded.takeError());
+    return failure();
+  }
+  templates = std::move(*loaded);
+  allowlist = parseAllowlist(templates.allowlist);
+  measurement = setUpMeasurement();
+  if (measure == "on" && !measurement.enabled) {
+    emitError(module.getLoc(), "measure=on, but candidates cannot be "
+                               "measured here: ")
+        << measurement.why;
+    return failure();
+  }
+  std::string llmEndpoint = endpoint;
+  if (llmEndpoint.empty())
+    llmEndpoint =
+        llvm::sys::Process::GetEnv("VIBEGEMM_LLM_ENDPOINT").value_or("");
+  if (!llmEndpoint.empty()) {
+    std::string llmModel = model;
+    if (llmModel.empty())
+      llmModel =
+          llvm::sys::Process::GetEnv("VIBEGEMM_LLM_MODEL").value_or("default");
+    llm::ChatOptions options;
+    options.timeoutSeconds = llmTimeout;
+    // The key is read here and nowhere else, and never written anywhere.
+    client.emplace(
+        llmEndpoint, llmModel,
+        llvm::sys::Process::GetEnv("VIBEGEMM_LLM_API_KEY").value_or(""),
+        options);
+    std::string dir = cacheDir;
+    if (dir.empty())
+      dir = llm::ResponseCache::defaultDirectory();
+    cache.emplace(dir == "off" ? "" : dir);
+  }
+
+  FailureOr<std::unique_ptr<TuningDB>> opened = openTuningDB(
+      tuningDBPath(db, /*useEnv=*/true), /*create=*/true, module.getLoc());
+  if (failed(opened))
+    return failure();
+  tuningDB = std::move(*opened);
+
+  // Reference kernels come from an untouched copy of the input.
+  reference = buildReference(module);
+
+  // Form dispatches and write the built-in schedules. Input the compiler
+  // rejects is reported here once, not also as a reference failure.
+  OpPassManager front(ModuleOp::getOperationName());
+  VibeGemmFormDispatchesPassOptions formOptions;
+  formOptions.f32Precision = f32Precision;
+  front.addPass(createVibeGemmPreparePass());
+  front.addPass(createVibeGemmFormDispatchesPass(formOptions));
+  front.addPass(createVibeGemmBuiltinSchedulePass({target}));
+  if (failed(runPipeline(front, module)))
+    return failure();
+  if (!reference.error.empty())
+    module.emitWarning("reference kernels could not be built, so only "
+                       "cuBLAS can check these kernels: ")
+        << reference.error;
+
+  ModuleOp schedules = getSchedulesModule(module, /*create=*/false);
+  std::vector<DispatchRecord> records;
+  for (func::FuncOp dispatch : getDispatches(module)) {
+    // Generic dispatches keep the generic schedule; they are not tuned.
+    if (isGenericDispatch(dispatch))
+      continue;
+    DispatchRecord record;
+    record.name = dispatch.getSymName().str();
+    record.signature =
+        dispatch->getAttrOfType<StringAttr>(kSignatureAttr).str();
+    record.problem = *getGemmProblem(dispatch);
+    evaluateBuiltinAndStored(module, dispatch, record, schedules);
+    // Built-in variants race the built-in schedule only where the GPU
+    // times them: static estimates cannot tell them apart.
+    if (measurement.enabled &&
+        failed(raceAlternatives(module, dispatch, record)))
+      return failure();
+    size_t beforeLLM = record.winner;
+    if (client && failed(tuneWithLLM(module, dispatch, record)))
+      return failure();
+    // An LLM script ships only after a GPU ran it against the reference:
+    // without one, the winner from before the LLM rounds stays.
+    if (!measurement.enabled && record.winner != beforeLLM) {
+      record.unverifiedBest = record.winner;
+      record.winner = beforeLLM;
+    }
+    const Candidate &win = record.candidates[record.winner];
+    if (measurement.enabled && !win.ok()) {
+      // Never hand out a kernel the GPU just showed to be wrong.
+      emitError(dispatch.getLoc(), "dispatch ")
+          << record.name << ": no candidate passed verification on "
+          << measurement.device << " (" << stringifyCandidateStatus(win.status)
+          << ": " << win.diagnostic
+          << "); this is a vibegemm bug, please report it "
+             "(measure=off skips the check)";
+      return failure();
+    }
+    if (!win.ok()) {
+      // Nor one that ptxas (or the lowering) refused.
+      emitError(dispatch.getLoc(), "dispatch ")
+          << record.name << ": no candidate compiled ("
+          << stringifyCandidateStatus(win.status) << ": " << win.diagnostic
+          << ")";
+      return failure();
+    }
+    if (record.winner != 0 &&
+        failed(attachSchedule(dispatch, record.scripts[record.winner])))
+      return failure();
+    record.schedule = vibegemm::wrapForReplay(
+        printSchedule(dispatch, schedules), record.name, record.name);
+    records.push_back(std::move(record));
+  }
+
+  OpPassManager back(ModuleOp::getOperationName());
+  back.addPass(createVibeGemmApplySchedulesPass());
+  buildLowerToPTXPipeline(back, target);
+  if (failed(runPipeline(back, module)))
+    return failure();
+
+  if (tuningDB)
+    for (const DispatchRecord &r : records)
+      if (llvm::Error err = tuningDB->record(toTuningRun(r))) {
+        emitError(module.getLoc()) << llvm::toString(std::move(err));
+        return failure();
+      }
+  if (failed(writeArtifacts(module, records)))
+    return failure();
+  if (!client) {
+    llvm::errs() << "vibegemm: no LLM endpoint configured; the built-in "
+                    "scheduler ran";
+    if (!targetWhy.empty())
+      llvm::errs() << " for " << target << " (" << targetWhy << ")";
+    llvm::errs() << "\n";
+    return success();
+  }
+  printSummary(records);
+  return success();
+}
+
+void Tuner::printSummary(const std::vector<DispatchRecord> &records) {
+  if (!targetWhy.empty())
+    llvm::errs() << "vibegemm: " << target << " (" << targetWhy << ")\n";
+  for (const DispatchRecord &r : records) {
+    const Candidate &win = r.candidates[r.winner];
+    bool anyValid = false;
+    for (const Candidate &c : r.candidates)
+      anyValid |= c.source == "llm" && c.ok();
+    llvm::errs() << "vibegemm: " << r.name << ": ";
+    if (r.unverifiedBest) {
+      const Candidate &best = r.candidates[*r.unverifiedBest];
+      llvm::errs() << "LLM candidate " << *r.unverifiedBest << " (round "
+                   << best.round << ", " << formatMs(best)
+                   << ") ranked best, but no GPU verified it; candidate "
+                   << r.winner << " (" << win.source << ") ships\n";
+      continue;
+    }
+    if (r.winner != 0)
+      llvm::errs() << "winner candidate " << r.winner << " (" << win.source
+                   << ", round " << win.round << "), " << formatMs(win) << "\n";
+    else if (!anyValid)
+      llvm::errs() << "no LLM candidate was valid; the built-in schedule "
+                      "won\n";
+    else
+      llvm::errs() << "the built-in schedule stayed best, " << formatMs(win)
+                   << "\n";
+  }
+  llvm::errs() << llvm::formatv(
+      "vibegemm: LLM: {0} requests ({1} failed), {2} answers from the "
+      "cache, {3} prompt + {4} completion tokens\n",
+      stats.requests, stats.failed, stats.cacheHits, stats.promptTokens,
+      stats.completionTokens);
+}
+
+namespace {
+class LLMSchedulePass
+    : public WithVibeGemmTransformOps<
+          vibegemm::impl::LLMSchedulePassBase<LLMSchedulePass>> {
+public:
+  using WithVibeGemmTransformOps::WithVibeGemmTransformOps;
+
+  void runOnOperation() override {
+    // One tuner for every module this pass instance runs on, as the pass's
+    // own state was; shared because passes must be copyable.
+    if (!tuner)
+      tuner = std::make_shared<Tuner>();
+    TunerOptions &o = *tuner;
+    o.endpoint = endpoint;
+    o.model = model;
+    o.rounds = rounds;
+    o.candidates = candidates;
+    o.measure = measure;
+    o.f32Precision = f32Precision;
+    o.target = target;
+    o.artifactsDir = artifactsDir;
+    o.keepCandidates = keepCandidates;
+    o.db = db;
+    o.ptxas = ptxas;
+    o.runner = runner;
+    o.measureTimeout = measureTimeout;
+    o.sandboxTimeout = sandboxTimeout;
+    o.llmTimeout = llmTimeout;
+    o.cacheDir = cacheDir;
+    o.promptsDir = promptsDir;
+    auto run = [this](OpPassManager &pm, Operation *op) {
+      return runPipeline(pm, op);
+    };
+    if (failed(tuner->run(getOperation(), run)))
+      signalPassFailure();
+  }
+
+private:
+  std::shared_ptr<Tuner> tuner;
+};
+} // namespace
