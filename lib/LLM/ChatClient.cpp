@@ -90,6 +90,27 @@ ChatClient::ChatClient(std::string endpoint, std::string model,
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+/// The token counts of an OpenAI-style reply body; 0 where absent.
+/// Providers report cached prompt tokens as
+/// usage.prompt_tokens_details.cached_tokens.
+static ChatUsage parseUsage(const json &reply) {
+  ChatUsage usage;
+  if (!reply.contains("usage") || !reply["usage"].is_object())
+    return usage;
+  const json &u = reply["usage"];
+  auto count = [](const json &object, const char *key) -> int64_t {
+    return object.contains(key) && object[key].is_number_integer()
+               ? object[key].get<int64_t>()
+               : 0;
+  };
+  usage.promptTokens = count(u, "prompt_tokens");
+  usage.completionTokens = count(u, "completion_tokens");
+  if (u.contains("prompt_tokens_details") &&
+      u["prompt_tokens_details"].is_object())
+    usage.cachedTokens = count(u["prompt_tokens_details"], "cached_tokens");
+  return usage;
+}
+
 std::string ChatClient::redact(std::string text) const {
   if (apiKey.empty())
     return text;
@@ -211,14 +232,7 @@ ChatResult ChatClient::complete(const std::vector<ChatMessage> &messages) const 
                          : "the reply has no choices[0].message.content";
       return result;
     }
-    if (reply.contains("usage") && reply["usage"].is_object()) {
-      const json &u = reply["usage"];
-      if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer())
-        result.usage.promptTokens = u["prompt_tokens"].get<int64_t>();
-      if (u.contains("completion_tokens") &&
-          u["completion_tokens"].is_number_integer())
-        result.usage.completionTokens = u["completion_tokens"].get<int64_t>();
-    }
+    result.usage = parseUsage(reply);
     result.content = content->get<std::string>();
     result.ok = true;
     return result;
@@ -296,8 +310,10 @@ ChatResult ChatClient::completeWithCommand(const std::string &payload) const {
       body["choices"][0].contains("message") &&
       body["choices"][0]["message"].is_object() &&
       body["choices"][0]["message"].contains("content") &&
-      body["choices"][0]["message"]["content"].is_string())
+      body["choices"][0]["message"]["content"].is_string()) {
     text = body["choices"][0]["message"]["content"].get<std::string>();
+    result.usage = parseUsage(body);
+  }
   result.content = std::move(text);
   result.ok = true;
   return result;

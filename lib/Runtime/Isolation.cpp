@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <dlfcn.h>
+#include <unistd.h> // environ
 
 using namespace mlir::vibegemm::runtime;
 namespace json = llvm::json;
@@ -73,10 +74,9 @@ json::Object failure(llvm::StringRef plan, const char *status,
 
 } // namespace
 
-json::Object mlir::vibegemm::runtime::runPlanIsolated(llvm::StringRef runner,
-                                                llvm::StringRef planPath,
-                                                const RunOptions &options,
-                                                double killAfterSeconds) {
+json::Object mlir::vibegemm::runtime::runPlanIsolated(
+    llvm::StringRef runner, llvm::StringRef planPath, const RunOptions &options,
+    double killAfterSeconds, llvm::StringRef visibleDevice) {
   TempFile result(".json"), out(".out"), err(".err");
   if (result.path.empty() || out.path.empty() || err.path.empty())
     return failure(planPath, kStatusLoadError,
@@ -93,8 +93,18 @@ json::Object mlir::vibegemm::runtime::runPlanIsolated(llvm::StringRef runner,
   bool execFailed = false;
   unsigned seconds =
       static_cast<unsigned>(std::max(1.0, std::ceil(killAfterSeconds)));
-  int rc = llvm::sys::ExecuteAndWait(runner, argRefs, std::nullopt, redirects,
-                                     seconds, 0, &errMsg, &execFailed);
+  std::vector<std::string> env;
+  std::vector<llvm::StringRef> envRefs;
+  if (!visibleDevice.empty()) {
+    env = environmentWithDevice(visibleDevice);
+    envRefs.assign(env.begin(), env.end());
+  }
+  int rc = llvm::sys::ExecuteAndWait(
+      runner, argRefs,
+      visibleDevice.empty()
+          ? std::nullopt
+          : std::optional<llvm::ArrayRef<llvm::StringRef>>(envRefs),
+      redirects, seconds, 0, &errMsg, &execFailed);
   if (execFailed)
     return failure(planPath, kStatusLoadError,
                    "cannot start " + runner.str() + ": " + errMsg);
@@ -165,4 +175,39 @@ bool mlir::vibegemm::runtime::probeGpuIsolated(llvm::StringRef runner,
   if (description.empty())
     description = errMsg.empty() ? "the GPU probe failed" : errMsg;
   return rc == 0;
+}
+
+bool mlir::vibegemm::runtime::listGpusIsolated(llvm::StringRef runner,
+                                               std::vector<std::string> &names,
+                                               std::string &whyNot) {
+  TempFile out(".out");
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(out.path),
+                                                llvm::StringRef(out.path)};
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(runner, {runner, "--list-devices"},
+                                     std::nullopt, redirects, 60, 0, &errMsg);
+  std::string text = out.read(64 * 1024);
+  if (rc != 0) {
+    whyNot = llvm::StringRef(text).trim().str();
+    if (whyNot.empty())
+      whyNot = errMsg.empty() ? "the GPU probe failed" : errMsg;
+    return false;
+  }
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines)
+    if (!line.trim().empty())
+      names.push_back(line.trim().str());
+  return !names.empty();
+}
+
+std::vector<std::string>
+mlir::vibegemm::runtime::environmentWithDevice(llvm::StringRef device) {
+  std::vector<std::string> env;
+  for (char **e = environ; e && *e; ++e)
+    if (!llvm::StringRef(*e).starts_with("CUDA_VISIBLE_DEVICES="))
+      env.push_back(*e);
+  env.push_back(("CUDA_VISIBLE_DEVICES=" + device).str());
+  return env;
 }

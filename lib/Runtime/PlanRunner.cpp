@@ -253,6 +253,37 @@ json::Object mlir::vibegemm::runtime::runPlanInProcess(llvm::StringRef planPath,
   return Run(*plan, options).execute();
 }
 
+bool mlir::vibegemm::runtime::listGpus(std::vector<std::string> &names,
+                                       std::string &whyNot) {
+  const cuda::Driver *d = cuda::loadDriver(whyNot);
+  if (!d)
+    return false;
+  int count = 0;
+  if (CUresult r = d->cuInit(0)) {
+    whyNot = "cuInit failed: " + d->describe(r);
+    return false;
+  }
+  if (d->cuDeviceGetCount(&count) || count == 0) {
+    whyNot = "the CUDA driver sees no GPU";
+    return false;
+  }
+  for (int i = 0; i < count; ++i) {
+    CUdevice device;
+    char buf[256] = {0};
+    int major = 0, minor = 0;
+    if (d->cuDeviceGet(&device, i))
+      continue;
+    d->cuDeviceGetName(buf, sizeof(buf) - 1, device);
+    d->cuDeviceGetAttribute(
+        &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    d->cuDeviceGetAttribute(
+        &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    names.push_back(std::string(buf) + " (sm_" + std::to_string(major) +
+                    std::to_string(minor) + ")");
+  }
+  return !names.empty();
+}
+
 bool mlir::vibegemm::runtime::probeGpu(std::string &description) {
   Session s;
   Outcome o = s.init();

@@ -66,6 +66,8 @@ json::Object Candidate::toJson() const {
     o["cached"] = *cached;
   if (promptTokens)
     o["prompt_tokens"] = *promptTokens;
+  if (cachedTokens)
+    o["cached_tokens"] = *cachedTokens;
   if (completionTokens)
     o["completion_tokens"] = *completionTokens;
   if (scriptHash)
@@ -89,6 +91,12 @@ json::Object Candidate::toJson() const {
     o["files"] = *files;
   if (filesError)
     o["files_error"] = *filesError;
+  if (deviceOrdinal)
+    o["device"] =
+        json::Object{{"ordinal", static_cast<int64_t>(*deviceOrdinal)},
+                     {"name", deviceName},
+                     {"start_s", measureStart},
+                     {"end_s", measureEnd}};
   if (measurement)
     o["measurement"] = json::Object(*measurement);
   if (measureError)

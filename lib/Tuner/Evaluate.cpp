@@ -21,11 +21,18 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -42,17 +49,17 @@ constexpr unsigned kSandboxMegabytes = 8192;
 /// rewrite marks the function with the precision it used (TF32 over
 /// 3xTF32), so any change to the dispatch's mark is an overreach. Returns
 /// why, or "".
-std::string precisionOverreach(func::FuncOp dispatch, func::FuncOp applied) {
-  auto allowed = dispatch->getAttrOfType<StringAttr>(kF32PrecisionAttr);
+std::string precisionOverreach(const std::optional<std::string> &allowed,
+                               func::FuncOp applied) {
   auto used = applied->getAttrOfType<StringAttr>(kF32PrecisionAttr);
-  if (!used || allowed == used)
+  if (!used || allowed == used.getValue().str())
     return "";
   return ("the script puts f32 operands on TF32 tensor cores (f32_precision "
           "= \"" +
           used.getValue() +
           "\"), which changes accuracy; this "
           "compile allows " +
-          (allowed ? "f32_precision = \"" + allowed.getValue().str() + "\""
+          (allowed ? "f32_precision = \"" + *allowed + "\""
                    : std::string("IEEE f32 only (f32-precision=ieee)")))
       .str();
 }
@@ -93,6 +100,96 @@ Measurement Tuner::setUpMeasurement() {
   m.enabled = true;
   m.device = probeAnswer;
   return m;
+}
+
+/// Candidates compiling at once when `jobs` is 0: one per core, and no
+/// more than the available memory allows at 2 GiB each (a candidate's
+/// sandboxed child and its in-process compile stay well under that).
+static unsigned defaultJobs() {
+  unsigned cores =
+      std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo");
+  if (!meminfo)
+    return cores;
+  for (llvm::StringRef line : llvm::split((*meminfo)->getBuffer(), '\n')) {
+    uint64_t kib = 0;
+    if (line.consume_front("MemAvailable:") &&
+        !line.trim().split(' ').first.getAsInteger(10, kib))
+      return std::clamp<unsigned>(kib >> 21, 1, cores);
+  }
+  return cores;
+}
+
+/// The GPUs `devices=` selects among those visible ("" selects all), as
+/// CUDA_VISIBLE_DEVICES entries a child can be given.
+static FailureOr<std::vector<MeasureDevice>>
+selectDevices(Location loc, StringRef devices,
+              const std::vector<std::string> &names) {
+  // The child must see the same GPU the parent calls `i`: an entry of
+  // the parent's CUDA_VISIBLE_DEVICES, or the index itself.
+  llvm::SmallVector<StringRef> visible;
+  std::optional<std::string> env =
+      llvm::sys::Process::GetEnv("CUDA_VISIBLE_DEVICES");
+  if (env)
+    StringRef(*env).split(visible, ',', -1, /*KeepEmpty=*/false);
+  std::vector<unsigned> chosen;
+  if (devices.empty() || devices == "all") {
+    for (unsigned i = 0; i < names.size(); ++i)
+      chosen.push_back(i);
+  } else {
+    for (StringRef item : llvm::split(devices, ',')) {
+      unsigned i;
+      if (item.trim().getAsInteger(10, i) || i >= names.size()) {
+        emitError(loc, "devices=")
+            << devices << ": '" << item << "' is not one of the "
+            << names.size() << " visible GPUs (0 to " << names.size() - 1
+            << ")";
+        return failure();
+      }
+      if (!llvm::is_contained(chosen, i))
+        chosen.push_back(i);
+    }
+  }
+  std::vector<MeasureDevice> out;
+  for (unsigned i : chosen) {
+    if (names[i] != names[chosen.front()]) {
+      // Timings on different models do not rank one schedule against
+      // another.
+      emitError(loc, "devices=")
+          << devices << " mixes GPU models (" << names[chosen.front()]
+          << " and " << names[i] << "); choose GPUs of one model";
+      return failure();
+    }
+    std::string id =
+        i < visible.size() ? visible[i].trim().str() : std::to_string(i);
+    out.push_back({static_cast<unsigned>(out.size()), id, names[i]});
+  }
+  return out;
+}
+
+LogicalResult Tuner::setUpConcurrency(Location loc) {
+  compileJobs = std::make_unique<Semaphore>(jobs ? jobs : defaultJobs());
+  if (!measurement.enabled) {
+    if (!devices.empty()) {
+      emitError(loc, "devices=")
+          << devices << " given, but candidates are not measured here: "
+          << measurement.why;
+      return failure();
+    }
+    return success();
+  }
+  std::vector<std::string> names;
+  std::string whyNot;
+  if (!vibegemm::runtime::listGpusIsolated(runnerPath, names, whyNot)) {
+    emitError(loc, "cannot list the GPUs: ") << whyNot;
+    return failure();
+  }
+  FailureOr<std::vector<MeasureDevice>> chosen =
+      selectDevices(loc, devices, names);
+  if (failed(chosen))
+    return failure();
+  deviceQueue = std::make_unique<DeviceQueue>(std::move(*chosen));
+  return success();
 }
 
 /// Compiles a copy of `module` with the reference schedule; the copy
@@ -151,28 +248,40 @@ ReferenceArtifacts Tuner::buildReference(ModuleOp module) {
   return out;
 }
 
-/// Verifies and times one candidate in a child vibegemm-run; `files` are
-/// written to a scratch directory first.
+/// Verifies and times one candidate in a child vibegemm-run on the first
+/// free GPU of the run; `files` are written to a scratch directory first.
+/// Records in `candidate` which GPU ran it and when.
 json::Object
 Tuner::measureCandidate(StringRef planName,
-                        const std::map<std::string, std::string> &files) {
+                        const std::map<std::string, std::string> &files,
+                        Candidate &candidate) {
   llvm::SmallString<128> dir;
   if (llvm::sys::fs::createUniqueDirectory("vibegemm-measure", dir))
     return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
                         {"diagnostic", "cannot create a scratch directory"}};
   for (auto &[name, contents] : files)
-    if (failed(writeArtifact(module.getLoc(), dir, name, contents)))
-      return json::Object{
-          {"status", vibegemm::runtime::kStatusLoadError},
-          {"diagnostic", "cannot write to " + std::string(dir)}};
+    if (llvm::Error err = writeAtomically(dir, name, contents)) {
+      llvm::sys::fs::remove_directories(dir);
+      return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
+                          {"diagnostic", llvm::toString(std::move(err))}};
+    }
   llvm::SmallString<256> planPath(dir);
   llvm::sys::path::append(planPath, planName);
   vibegemm::runtime::RunOptions options;
   options.timeoutSeconds = measureTimeout;
   options.compareCublas = true;
-  json::Object result = vibegemm::runtime::runPlanIsolated(
-      measurement.runner, planPath, options,
-      std::max(3 * measureTimeout, measureTimeout + 120));
+  json::Object result =
+      deviceQueue->run<json::Object>([&](const MeasureDevice &device) {
+        candidate.deviceOrdinal = device.ordinal;
+        candidate.deviceName = device.name;
+        candidate.measureStart = secondsSinceStart();
+        json::Object r = vibegemm::runtime::runPlanIsolated(
+            measurement.runner, planPath, options,
+            std::max(3 * measureTimeout, measureTimeout + 120),
+            device.visibleId);
+        candidate.measureEnd = secondsSinceStart();
+        return r;
+      });
   llvm::sys::fs::remove_directories(dir);
   return result;
 }
@@ -228,10 +337,11 @@ void Tuner::decoratePlan(json::Object &plan, const DispatchRecord &record,
 void Tuner::addReferencePlan(json::Object &plan, const std::string &name,
                              std::map<std::string, std::string> &files) {
   auto refPlan = reference.plans.find(name);
-  if (refPlan == reference.plans.end() || !reference.ptx.count(name))
+  auto refPtx = reference.ptx.find(name);
+  if (refPlan == reference.plans.end() || refPtx == reference.ptx.end())
     return;
   plan["reference_plan"] = name + ".reference.plan.json";
-  files[name + ".reference.ptx"] = reference.ptx[name];
+  files[name + ".reference.ptx"] = refPtx->second;
   files[name + ".reference.plan.json"] =
       formatJson(json::Value(json::Object(refPlan->second)));
 }
@@ -281,10 +391,8 @@ std::string Tuner::sandboxRun(ModuleOp work) {
       .str();
 }
 
-Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
-                                const DispatchRecord &record, StringRef script,
+Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
                                 Candidate candidate) {
-  MLIRContext *ctx = module.getContext();
   double roofline = rooflineMs(record.problem, *info);
   candidate.scriptHash = hashText(script);
   candidate.status = CandidateStatus::Ok;
@@ -298,33 +406,41 @@ Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
     candidate.diagnostic = std::move(diagnostic);
     return std::move(candidate);
   };
-  ScriptCheck check = checkScript(ctx, script, allowlist);
+
+  // The compile work (parsing, the sandboxed child, the pipelines, ptxas)
+  // is bounded by cores and memory; the measurement waits for a GPU.
+  std::optional<Semaphore::Hold> compiling(std::in_place, *compileJobs);
+  // A context of this candidate's own, so candidates compile on threads
+  // of their own without sharing IR or diagnostics.
+  MLIRContext ctx(*registry, MLIRContext::Threading::DISABLED);
+  ScriptCheck check = checkScript(&ctx, script, allowlist);
   if (std::optional<CandidateStatus> checked =
           parseCandidateStatus(check.status);
       !checked || *checked != CandidateStatus::Ok)
     return failWith(checked.value_or(CandidateStatus::ParseError),
                     check.diagnostic);
 
-  // A private copy of the dispatch, in a module nested here only while
-  // the pipelines run.
-  auto work = ModuleOp::create(dispatch.getLoc());
-  module.getBody()->push_back(work);
-  OpBuilder builder(ctx);
-  builder.setInsertionPointToEnd(work.getBody());
-  auto copy = cast<func::FuncOp>(builder.clone(*dispatch.getOperation()));
+  // A private copy of the dispatch, alone in its module.
+  OwningOpRef<ModuleOp> owned =
+      parseSourceString<ModuleOp>(record.workText, &ctx);
+  if (!owned)
+    return failWith(CandidateStatus::ApplyError,
+                    "the dispatch did not parse back (a vibegemm bug)");
+  ModuleOp work = *owned;
+  auto copy = work.lookupSymbol<func::FuncOp>(record.name);
   std::string firstError;
   std::optional<CandidateStatus> status;
   {
-    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+    ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
         firstError = d.str();
       return success();
     });
-    OpPassManager apply(ModuleOp::getOperationName());
+    PassManager apply(&ctx, ModuleOp::getOperationName());
     VibeGemmApplySchedulesPassOptions applyOptions;
     applyOptions.expensiveChecks = true; // the script is untrusted
     apply.addPass(createVibeGemmApplySchedulesPass(applyOptions));
-    OpPassManager lower(ModuleOp::getOperationName());
+    PassManager lower(&ctx, ModuleOp::getOperationName());
     buildLowerToPTXPipeline(lower, target);
     bool untrusted = candidate.source != "builtin";
     if (failed(attachSchedule(copy, script)))
@@ -333,13 +449,14 @@ Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
              !crash.empty()) {
       status = CandidateStatus::ApplyError;
       firstError = crash;
-    } else if (failed(runPipeline(apply, work)))
+    } else if (failed(apply.run(work)))
       status = CandidateStatus::ApplyError;
-    else if (std::string why = precisionOverreach(dispatch, copy);
+    else if (std::string why =
+                 precisionOverreach(record.allowedPrecision, copy);
              !why.empty()) {
       status = CandidateStatus::ApplyError;
       firstError = why;
-    } else if (failed(runPipeline(lower, work)))
+    } else if (failed(lower.run(work)))
       status = CandidateStatus::LoweringError;
   }
   std::string ptx;
@@ -351,7 +468,7 @@ Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
                 .getObject()
                 .getValue()
                 .str();
-    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+    ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
       if (firstError.empty())
         firstError = d.str();
       return success();
@@ -363,7 +480,6 @@ Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
     if (!binary || failed(plan))
       status = CandidateStatus::LoweringError;
   }
-  work.erase();
   if (status) {
     // "the parse step failed", after the status's first word.
     StringRef step = stringifyCandidateStatus(*status).split('-').first;
@@ -406,9 +522,10 @@ Candidate Tuner::evaluateScript(ModuleOp module, func::FuncOp dispatch,
       files[record.name + ".schedule.mlir"] = script.str();
       keepCandidateFiles(candidate, record, files);
     }
+    compiling.reset();
     if (measurement.enabled)
-      recordMeasurement(candidate,
-                        measureCandidate(record.name + ".plan.json", files));
+      recordMeasurement(candidate, measureCandidate(record.name + ".plan.json",
+                                                    files, candidate));
   }
   return std::move(candidate);
 }

@@ -19,6 +19,7 @@
 #include "vibegemm/Tuner/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,6 +40,7 @@ LogicalResult Tuner::run(ModuleOp module,
   // of target stands for this run only.
   this->module = module;
   runPipeline = pipelineRunner;
+  startTime = std::chrono::steady_clock::now();
   if (target == "auto") {
     // The GPU here decides; without one, portable sm_90.
     bool found = probeGpu();
@@ -125,8 +127,26 @@ LogicalResult Tuner::run(ModuleOp module,
                        "cuBLAS can check these kernels: ")
         << reference.error;
 
+  if (failed(setUpConcurrency(module.getLoc())))
+    return failure();
+  registry = &module.getContext()->getDialectRegistry();
+  // The system prompt is the same for every request of the run, so that
+  // providers' prefix caches hit; what is specific to a dispatch goes in
+  // the user message.
+  std::map<std::string, std::string> runValues = {
+      {"SEQUENCE_NAME", "dispatch"},
+      {"TARGET_FACTS", targetText()},
+      {"ROUNDS", std::to_string(rounds)},
+      {"CANDIDATES", std::to_string(candidates)},
+      {"ALLOWED_OPS", templates.allowedOps}};
+  systemPrompt = fillTemplate(templates.system, runValues);
+  if (!StringRef(templates.system).contains("{{ALLOWED_OPS}}"))
+    systemPrompt += "\n\n" + templates.allowedOps;
+
+  // What reads the IR or the database happens here, on this thread.
   ModuleOp schedules = getSchedulesModule(module, /*create=*/false);
   std::vector<DispatchRecord> records;
+  llvm::StringMap<size_t> bySignature;
   for (func::FuncOp dispatch : getDispatches(module)) {
     // Generic dispatches keep the generic schedule; they are not tuned.
     if (isGenericDispatch(dispatch))
@@ -136,20 +156,71 @@ LogicalResult Tuner::run(ModuleOp module,
     record.signature =
         dispatch->getAttrOfType<StringAttr>(kSignatureAttr).str();
     record.problem = *getGemmProblem(dispatch);
-    evaluateBuiltinAndStored(module, dispatch, record, schedules);
-    // Built-in variants race the built-in schedule only where the GPU
-    // times them: static estimates cannot tell them apart.
-    if (measurement.enabled &&
-        failed(raceAlternatives(module, dispatch, record)))
+    // Dispatches with one signature compute the same thing: tune the
+    // first, and give the others its result.
+    auto [it, first] =
+        bySignature.try_emplace(record.signature, records.size());
+    if (!first) {
+      record.dispatch = dispatch;
+      record.sameAs = it->second;
+    } else if (failed(prepareDispatch(dispatch, record, schedules))) {
       return failure();
-    size_t beforeLLM = record.winner;
-    if (client && failed(tuneWithLLM(module, dispatch, record)))
-      return failure();
+    }
+    records.push_back(std::move(record));
+  }
+
+  // Each distinct dispatch is tuned on a thread of its own,
+  // `tune-dispatches` at a time.
+  Semaphore tuning(tuneDispatches);
+  forEachConcurrently(records.size(), [&](size_t i) {
+    if (records[i].sameAs)
+      return;
+    Semaphore::Hold hold(tuning);
+    tuneDispatch(records[i]);
+  });
+
+  for (DispatchRecord &record : records) {
+    func::FuncOp dispatch = record.dispatch;
+    if (record.sameAs) {
+      const DispatchRecord &tuned = records[*record.sameAs];
+      record.tiling = tuned.tiling;
+      record.gemm = tuned.gemm;
+      record.plain = tuned.plain;
+      record.candidates = tuned.candidates;
+      record.scripts = tuned.scripts;
+      record.winner = tuned.winner;
+      record.unverifiedBest = tuned.unverifiedBest;
+      record.stopReason = tuned.stopReason;
+    }
+    if (record.fatal)
+      return emitError(dispatch.getLoc()) << *record.fatal;
+  }
+  if (client && stats.succeeded == 0 && stats.cacheHits == 0 &&
+      stats.failed > 0 && !records.empty()) {
+    DispatchRecord &r = records.front();
+    const Candidate &last = r.candidates.back();
+    return emitError(r.dispatch.getLoc(), "LLM endpoint ")
+           << client->endpoint() << " gave no usable reply in "
+           << stats.requests << " requests; the last: " << last.diagnostic;
+  }
+
+  for (DispatchRecord &record : records) {
+    func::FuncOp dispatch = record.dispatch;
     // An LLM script ships only after a GPU ran it against the reference:
     // without one, the winner from before the LLM rounds stays.
-    if (!measurement.enabled && record.winner != beforeLLM) {
-      record.unverifiedBest = record.winner;
-      record.winner = beforeLLM;
+    if (!record.sameAs && !measurement.enabled) {
+      size_t beforeLLM = 0;
+      for (size_t i = 0; i < record.candidates.size(); ++i)
+        if (record.candidates[i].source != "llm" &&
+            rankOf(record.candidates[i]) < rankOf(record.candidates[beforeLLM]))
+          beforeLLM = i;
+      if (record.winner != beforeLLM) {
+        record.unverifiedBest = record.winner;
+        record.winner = beforeLLM;
+      }
+    } else if (record.sameAs) {
+      record.unverifiedBest = records[*record.sameAs].unverifiedBest;
+      record.winner = records[*record.sameAs].winner;
     }
     const Candidate &win = record.candidates[record.winner];
     if (measurement.enabled && !win.ok()) {
@@ -175,7 +246,6 @@ LogicalResult Tuner::run(ModuleOp module,
       return failure();
     record.schedule = vibegemm::wrapForReplay(
         printSchedule(dispatch, schedules), record.name, record.name);
-    records.push_back(std::move(record));
   }
 
   OpPassManager back(ModuleOp::getOperationName());
@@ -186,7 +256,8 @@ LogicalResult Tuner::run(ModuleOp module,
 
   if (tuningDB)
     for (const DispatchRecord &r : records)
-      if (llvm::Error err = tuningDB->record(toTuningRun(r))) {
+      if (llvm::Error err = r.sameAs ? llvm::Error::success()
+                                     : tuningDB->record(toTuningRun(r))) {
         emitError(module.getLoc()) << llvm::toString(std::move(err));
         return failure();
       }
@@ -233,9 +304,10 @@ void Tuner::printSummary(const std::vector<DispatchRecord> &records) {
   }
   llvm::errs() << llvm::formatv(
       "vibegemm: LLM: {0} requests ({1} failed), {2} answers from the "
-      "cache, {3} prompt + {4} completion tokens\n",
+      "cache, {3} prompt ({4} of them cached by the provider) + {5} "
+      "completion tokens\n",
       stats.requests, stats.failed, stats.cacheHits, stats.promptTokens,
-      stats.completionTokens);
+      stats.cachedTokens, stats.completionTokens);
 }
 
 namespace {
@@ -268,6 +340,11 @@ public:
     o.llmTimeout = llmTimeout;
     o.cacheDir = cacheDir;
     o.promptsDir = promptsDir;
+    o.devices = devices;
+    o.llmConcurrency = llmConcurrency;
+    o.tuneDispatches = tuneDispatches;
+    o.jobs = jobs;
+    o.tokenBudget = tokenBudget;
     auto run = [this](OpPassManager &pm, Operation *op) {
       return runPipeline(pm, op);
     };

@@ -17,6 +17,7 @@
 #include "vibegemm/Scheduler/Tiling.h"
 #include "vibegemm/Target/TargetInfo.h"
 #include "vibegemm/Tuner/Candidate.h"
+#include "vibegemm/Tuner/DeviceQueue.h"
 #include "vibegemm/Tuner/Prompts.h"
 #include "vibegemm/TuningDB/TuningDB.h"
 
@@ -26,19 +27,49 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::vibegemm::tuner {
 
+/// A candidate whose script is known before the search runs (the
+/// built-in schedule, the database's winner, the built-in variants).
+struct PendingCandidate {
+  Candidate candidate;
+  std::string script;
+  /// False where the tuning database already knows its result.
+  bool evaluate = true;
+};
+
 /// What the run learned about one dispatch, for report.json.
 struct DispatchRecord {
   std::string name, signature, schedule;
+  /// The dispatch; read and changed on the pass's thread only.
+  func::FuncOp dispatch;
   GemmProblem problem;
+  /// A module holding only a copy of the dispatch, as text: each
+  /// candidate is parsed from it into a context of its own, so candidates
+  /// compile on threads of their own.
+  std::string workText;
+  /// The dispatch as the prompts show it (without the target attribute).
+  std::string promptIR;
+  /// The f32 precision the user allowed the dispatch, if any.
+  std::optional<std::string> allowedPrecision;
+  /// The candidates known before the search, in index order.
+  std::vector<PendingCandidate> pending;
+  /// The dispatch tuned first with the same signature: this one reuses
+  /// its result instead of being tuned again.
+  std::optional<size_t> sameAs;
+  /// Why the search failed as a whole (an unusable LLM endpoint).
+  std::optional<std::string> fatal;
+  /// Why the LLM rounds stopped before the last one, if they did.
+  std::string stopReason;
   /// The built-in scheduler's choice, so users see which schedule ran and
   /// why (the script's own comments do not survive parsing).
   vibegemm::SimtTiling tiling;
@@ -73,15 +104,17 @@ struct Measurement {
 /// What the LLM cost and did in this run, for report.json.
 struct LLMStats {
   int64_t requests = 0, succeeded = 0, failed = 0, cacheHits = 0;
-  int64_t promptTokens = 0, completionTokens = 0;
+  int64_t promptTokens = 0, cachedTokens = 0, completionTokens = 0;
 };
 
 /// The options of llm-schedule (include/vibegemm/Tuner/Passes.td), copied
 /// from the pass for each run.
 struct TunerOptions {
   std::string endpoint, model, measure, f32Precision, target, artifactsDir, db,
-      ptxas, runner, cacheDir, promptsDir;
+      ptxas, runner, cacheDir, promptsDir, devices;
   unsigned rounds = 3, candidates = 4, sandboxTimeout = 60;
+  unsigned llmConcurrency = 4, tuneDispatches = 8, jobs = 0;
+  int64_t tokenBudget = 0;
   bool keepCandidates = false;
   double measureTimeout = 60, llmTimeout = 120;
 };
@@ -122,13 +155,16 @@ public:
 private:
   void printSummary(const std::vector<DispatchRecord> &records);
 
-  // Evaluate.cpp: one candidate.
+  // Evaluate.cpp: one candidate. evaluateScript and what it calls run on
+  // any thread: each candidate compiles in an MLIRContext of its own.
   bool probeGpu();
   Measurement setUpMeasurement();
+  LogicalResult setUpConcurrency(Location loc);
   ReferenceArtifacts buildReference(ModuleOp module);
   llvm::json::Object
   measureCandidate(llvm::StringRef planName,
-                   const std::map<std::string, std::string> &files);
+                   const std::map<std::string, std::string> &files,
+                   Candidate &candidate);
   static void recordMeasurement(Candidate &candidate,
                                 llvm::json::Object result);
   void decoratePlan(llvm::json::Object &plan, const DispatchRecord &record,
@@ -136,21 +172,20 @@ private:
   void addReferencePlan(llvm::json::Object &plan, const std::string &name,
                         std::map<std::string, std::string> &files);
   std::string sandboxRun(ModuleOp work);
-  Candidate evaluateScript(ModuleOp module, func::FuncOp dispatch,
-                           const DispatchRecord &record, llvm::StringRef script,
+  Candidate evaluateScript(const DispatchRecord &record, llvm::StringRef script,
                            Candidate candidate);
   void keepCandidateFiles(Candidate &candidate, const DispatchRecord &record,
                           const std::map<std::string, std::string> &files);
 
-  // Search.cpp: the built-in variants, the database's winner, LLM rounds.
-  void evaluateBuiltinAndStored(ModuleOp module, func::FuncOp dispatch,
-                                DispatchRecord &record, ModuleOp schedules);
-  LogicalResult raceAlternatives(ModuleOp module, func::FuncOp dispatch,
-                                 DispatchRecord &record);
-  LogicalResult tuneWithLLM(ModuleOp module, func::FuncOp dispatch,
-                            DispatchRecord &record);
-  void progress(const DispatchRecord &r, unsigned round, unsigned candidate,
-                llvm::StringRef status);
+  // Search.cpp: the candidates of one dispatch. prepareDispatch runs on
+  // the pass's thread; tuneDispatch on a thread of its own.
+  LogicalResult prepareDispatch(func::FuncOp dispatch, DispatchRecord &record,
+                                ModuleOp schedules);
+  void tuneDispatch(DispatchRecord &record);
+  void tuneWithLLM(DispatchRecord &record);
+  llm::ChatResult ask(const std::vector<llm::ChatMessage> &messages,
+                      bool &cached);
+  void progress(const DispatchRecord &r, llvm::StringRef what);
 
   // Prompts.cpp: the text filled into the prompt templates.
   static std::string historyText(const DispatchRecord &record);
@@ -171,7 +206,20 @@ private:
   std::string probeAnswer, runnerPath;
   std::optional<std::string> ptxasPath;
   PromptTemplates templates;
+  /// The system prompt, the same for every request of the run.
+  std::string systemPrompt;
   llvm::StringSet<> allowlist;
+  /// Every context a candidate compiles in gets this registry.
+  const DialectRegistry *registry = nullptr;
+  std::unique_ptr<DeviceQueue> deviceQueue;
+  std::unique_ptr<Semaphore> compileJobs;
+  std::mutex statsMutex, progressMutex;
+  std::chrono::steady_clock::time_point startTime;
+  double secondsSinceStart() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         startTime)
+        .count();
+  }
   Measurement measurement;
   ReferenceArtifacts reference;
   std::optional<llm::ChatClient> client;

@@ -68,6 +68,12 @@ static cl::opt<bool> probe("probe",
                            cl::desc("Say whether a GPU is usable (exit 0) or "
                                     "not (exit 3)"),
                            cl::cat(category));
+static cl::opt<bool>
+    listDevices("list-devices",
+                cl::desc("One line per visible GPU, \"NAME (sm_XY)\", in "
+                         "CUDA's order (exit 0), or why there is none "
+                         "(exit 3)"),
+                cl::cat(category));
 static cl::opt<bool> noIsolate(
     "no-isolate",
     cl::desc("Run in this process instead of a child (a fault or hang then "
@@ -137,6 +143,17 @@ int main(int argc, char **argv) {
     bool ok = probeGpu(description);
     llvm::outs() << description << "\n";
     return ok ? 0 : 3;
+  }
+  if (listDevices) {
+    std::vector<std::string> names;
+    std::string whyNot;
+    if (!listGpus(names, whyNot)) {
+      llvm::outs() << whyNot << "\n";
+      return 3;
+    }
+    for (const std::string &name : names)
+      llvm::outs() << name << "\n";
+    return 0;
   }
   if (planPath.empty()) {
     llvm::errs() << "vibegemm-run: no plan given (usage: vibegemm-run "

@@ -35,8 +35,11 @@ struct ChatOptions {
   double temperature = 0.7;
 };
 
+/// What a request cost, from the reply's `usage`. `cachedTokens` are the
+/// prompt tokens the provider served from its prefix cache (part of
+/// `promptTokens`).
 struct ChatUsage {
-  int64_t promptTokens = 0, completionTokens = 0;
+  int64_t promptTokens = 0, cachedTokens = 0, completionTokens = 0;
 };
 
 struct ChatResult {

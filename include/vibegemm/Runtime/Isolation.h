@@ -22,11 +22,13 @@ namespace mlir::vibegemm::runtime {
 std::vector<std::string> runOptionsToArgs(const RunOptions &options);
 
 /// Runs `planPath` with `runner` (a vibegemm-run executable) in a child
-/// process, killed after `killAfterSeconds`.
+/// process, killed after `killAfterSeconds`. A `visibleDevice` becomes the
+/// child's CUDA_VISIBLE_DEVICES, so it sees that GPU only.
 llvm::json::Object runPlanIsolated(llvm::StringRef runner,
                                    llvm::StringRef planPath,
                                    const RunOptions &options,
-                                   double killAfterSeconds);
+                                   double killAfterSeconds,
+                                   llvm::StringRef visibleDevice = "");
 
 /// The executable `tool` (vibegemm-run, vibegemm-opt) installed beside the
 /// file that holds `mainAddr` (the tool, or the plugin library, whose tools
@@ -42,6 +44,14 @@ inline std::optional<std::string> findRunnerBeside(const char *argv0,
 /// Asks a child runner whether a GPU is usable (so the parent never
 /// initialises CUDA itself); `description` gets its answer.
 bool probeGpuIsolated(llvm::StringRef runner, std::string &description);
+
+/// Asks a child runner which GPUs it sees (`vibegemm-run --list-devices`);
+/// false with `whyNot` when none.
+bool listGpusIsolated(llvm::StringRef runner, std::vector<std::string> &names,
+                      std::string &whyNot);
+
+/// This process's environment with CUDA_VISIBLE_DEVICES set to `device`.
+std::vector<std::string> environmentWithDevice(llvm::StringRef device);
 
 } // namespace mlir::vibegemm::runtime
 

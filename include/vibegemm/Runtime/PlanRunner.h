@@ -15,6 +15,9 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <string>
+#include <vector>
+
 namespace mlir::vibegemm::runtime {
 
 enum class ReferenceMode { Auto, Cublas, Kernel, None };
@@ -63,6 +66,10 @@ llvm::json::Object runPlanInProcess(llvm::StringRef planPath,
 /// Whether a CUDA driver and GPU are usable here; `description` gets the
 /// device name or why not.
 bool probeGpu(std::string &description);
+
+/// The GPUs this process can see (CUDA_VISIBLE_DEVICES applies), as
+/// "NAME (sm_XY)" in CUDA's order; false with `whyNot` when there is none.
+bool listGpus(std::vector<std::string> &names, std::string &whyNot);
 
 } // namespace mlir::vibegemm::runtime
 

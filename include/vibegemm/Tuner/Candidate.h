@@ -56,7 +56,7 @@ struct Candidate {
   std::optional<std::string> variant;
   /// An LLM candidate's request: from the cache, and what it cost.
   std::optional<bool> cached;
-  std::optional<int64_t> promptTokens, completionTokens;
+  std::optional<int64_t> promptTokens, cachedTokens, completionTokens;
   std::optional<std::string> scriptHash;
 
   CandidateStatus status = CandidateStatus::Ok;
@@ -77,6 +77,12 @@ struct Candidate {
   std::optional<double> estimatedMs;
   /// keep-candidates: the directory of its files, or why there is none.
   std::optional<std::string> files, filesError;
+  /// The GPU that measured it: its index among the run's devices, its
+  /// name, and when the measurement began and ended (seconds since the
+  /// run's start), so a report shows that no two overlapped on a device.
+  std::optional<unsigned> deviceOrdinal;
+  std::string deviceName;
+  double measureStart = 0, measureEnd = 0;
   /// vibegemm-run's report, and why the measurement itself failed.
   std::optional<llvm::json::Object> measurement;
   std::optional<std::string> measureError;

@@ -44,6 +44,21 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     are cached by prompt. Without an endpoint the built-in scheduler runs
     and stderr says so in one line. `report.html` charts the candidates.
 
+    Candidates run concurrently, each resource with its own bound. A
+    round's `candidates` requests go out together, at most
+    `llm-concurrency` of one dispatch in flight; each follows the direction
+    for its number and sees the rounds before. `jobs` candidates compile at
+    once (applied first in a sandboxed child vibegemm-opt, then in a
+    context of their own). Measurements queue for the GPUs (`devices`, by
+    default every GPU `CUDA_VISIBLE_DEVICES` shows; one model only), one at
+    a time per GPU, so timings never overlap on a device; the report gives
+    each candidate's device and when it ran. `tune-dispatches` dispatches
+    are tuned at once, and dispatches with the same signature are tuned
+    once. Candidates are ranked in index order, ties to the lower index,
+    so the same replies give the same winner whatever the threads' timing.
+    `token-budget` stops a dispatch's rounds once its requests have used
+    that many prompt and completion tokens (checked before each round).
+
     `target=auto` (the default) asks `vibegemm-run --probe` which GPU is
     here: compute capability 9.0 gets `sm_90a` (wgmma, TMA), 8.x `sm_80`,
     later GPUs portable `sm_90` PTX, and no GPU `sm_90`; stderr and
@@ -108,6 +123,21 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"promptsDir", "prompts-dir", "std::string", /*default=*/"\"\"",
            "Read the prompt templates from this directory instead of the "
            "built-in copies of prompts/">,
+    Option<"llmConcurrency", "llm-concurrency", "unsigned", /*default=*/"4",
+           "LLM requests of one dispatch in flight at once (a round's "
+           "requests go out together)">,
+    Option<"tuneDispatches", "tune-dispatches", "unsigned", /*default=*/"8",
+           "Dispatches tuned at once (so at most tune-dispatches x "
+           "llm-concurrency requests are in flight)">,
+    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
+           "Candidates compiled at once (0: one per core, at most one per "
+           "2 GiB of available memory)">,
+    Option<"devices", "devices", "std::string", /*default=*/"\"\"",
+           "GPUs that measure candidates, as indices among those visible "
+           "(CUDA_VISIBLE_DEVICES applies), e.g. 0,1; empty: all of them">,
+    Option<"tokenBudget", "token-budget", "int64_t", /*default=*/"0",
+           "Prompt plus completion tokens one dispatch's LLM rounds may use; "
+           "no further round starts once they are spent (0: no limit)">,
   ];
 }
 

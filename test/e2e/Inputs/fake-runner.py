@@ -7,14 +7,24 @@ FAKE_RUNNER_FAST_GRID=G / FAKE_RUNNER_FAULT_GRID=G: a plan whose first
 launch has G blocks along x takes 0.4 ms / faults. FAKE_RUNNER_FAST_CLUSTER=1:
 a plan whose first launch runs in clusters takes 0.3 ms.
 FAKE_RUNNER_FAST_TMA_STORE=1: a plan whose first kernel stores with TMA
-(cp.async.bulk.tensor from shared to global) takes 0.2 ms."""
+(cp.async.bulk.tensor from shared to global) takes 0.2 ms.
+--list-devices: FAKE_RUNNER_DEVICES (default 1) fake GPUs of one model.
+FAKE_RUNNER_SLEEP=S: a run takes S seconds of wall time. FAKE_RUNNER_LOG=F:
+each run appends its CUDA_VISIBLE_DEVICES, start and end to F."""
 import json
 import os
 import sys
+import time
 
 if "--probe" in sys.argv:
     print("fake GPU (test runner)")
     sys.exit(0)
+if "--list-devices" in sys.argv:
+    for _ in range(int(os.environ.get("FAKE_RUNNER_DEVICES", "1"))):
+        print("fake GPU (test runner)")
+    sys.exit(0)
+start = time.time()
+time.sleep(float(os.environ.get("FAKE_RUNNER_SLEEP", "0")))
 result_file = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--result-file="))
 plan_path = sys.argv[-1]
 with open(plan_path) as f:
@@ -36,3 +46,7 @@ if grid_x == os.environ.get("FAKE_RUNNER_FAULT_GRID"):
               "diagnostic": "CUDA_ERROR_ILLEGAL_ADDRESS (fake)"}
 with open(result_file, "w") as f:
     json.dump(result, f)
+if os.environ.get("FAKE_RUNNER_LOG"):
+    with open(os.environ["FAKE_RUNNER_LOG"], "a") as log:
+        log.write(json.dumps({"device": os.environ.get("CUDA_VISIBLE_DEVICES"),
+                              "start": start, "end": time.time()}) + "\n")
