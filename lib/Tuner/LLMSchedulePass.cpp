@@ -172,12 +172,14 @@ LogicalResult Tuner::run(ModuleOp module,
   // Each distinct dispatch is tuned on a thread of its own,
   // `tune-dispatches` at a time.
   Semaphore tuning(tuneDispatches);
+  double searchStart = secondsSinceStart();
   forEachConcurrently(records.size(), [&](size_t i) {
     if (records[i].sameAs)
       return;
     Semaphore::Hold hold(tuning);
     tuneDispatch(records[i]);
   });
+  tuningSeconds = secondsSinceStart() - searchStart;
 
   for (DispatchRecord &record : records) {
     func::FuncOp dispatch = record.dispatch;
@@ -279,6 +281,11 @@ void Tuner::printSummary(const std::vector<DispatchRecord> &records) {
   if (!targetWhy.empty())
     llvm::errs() << "vibegemm: " << target << " (" << targetWhy << ")\n";
   for (const DispatchRecord &r : records) {
+    if (r.sameAs) {
+      llvm::errs() << "vibegemm: " << r.name << ": the same GEMM as "
+                   << records[*r.sameAs].name << ", tuned once\n";
+      continue;
+    }
     const Candidate &win = r.candidates[r.winner];
     bool anyValid = false;
     for (const Candidate &c : r.candidates)

@@ -187,6 +187,17 @@ TuningRun Tuner::toTuningRun(const DispatchRecord &r) const {
 
 /// The artifacts of the final compile (the winners) and the reports,
 /// written only when everything succeeded, each through a rename.
+/// The GPUs that measured candidates, as the report lists them.
+json::Array Tuner::measurementDevices() const {
+  json::Array out;
+  if (deviceQueue)
+    for (const MeasureDevice &d : deviceQueue->all())
+      out.push_back(json::Object{{"ordinal", static_cast<int64_t>(d.ordinal)},
+                                 {"cuda_visible_devices", d.visibleId},
+                                 {"name", d.name}});
+  return out;
+}
+
 LogicalResult Tuner::writeArtifacts(ModuleOp module,
                                     std::vector<DispatchRecord> &records) {
   std::map<std::string, std::string> files; // name -> contents
@@ -216,9 +227,18 @@ LogicalResult Tuner::writeArtifacts(ModuleOp module,
     const GemmProblem &p = record.problem;
     const Candidate &win = record.candidates[record.winner];
     json::Array candidates;
-    for (const Candidate &c : record.candidates)
+    int64_t llmRequests = 0, promptTokens = 0, cachedTokens = 0,
+            completionTokens = 0;
+    for (const Candidate &c : record.candidates) {
       candidates.push_back(c.toJson());
-    dispatches.push_back(json::Object{
+      if (c.source != "llm" || c.cached.value_or(false))
+        continue;
+      ++llmRequests;
+      promptTokens += c.promptTokens.value_or(0);
+      cachedTokens += c.cachedTokens.value_or(0);
+      completionTokens += c.completionTokens.value_or(0);
+    }
+    json::Object entry{
         {"name", record.name},
         {"signature", record.signature},
         {"problem", json::Object{{"batch", p.batch},
@@ -239,7 +259,16 @@ LogicalResult Tuner::writeArtifacts(ModuleOp module,
              : json::Value(nullptr)},
         {"winner_source", win.source},
         {"winner_script", record.scripts[record.winner]},
-        {"candidates", std::move(candidates)}});
+        {"candidates", std::move(candidates)}};
+    if (record.sameAs)
+      entry["tuned_as"] = records[*record.sameAs].name;
+    else if (client)
+      entry["llm"] = json::Object{{"requests", llmRequests},
+                                  {"prompt_tokens", promptTokens},
+                                  {"cached_tokens", cachedTokens},
+                                  {"completion_tokens", completionTokens},
+                                  {"stop_reason", record.stopReason}};
+    dispatches.push_back(std::move(entry));
   }
 
   // Generic dispatches: their kernels and plans (checked against their
@@ -314,6 +343,7 @@ LogicalResult Tuner::writeArtifacts(ModuleOp module,
            {"measured", measurement.enabled},
            {"device", measurement.enabled ? json::Value(measurement.device)
                                           : json::Value(nullptr)},
+           {"devices", measurementDevices()},
            {"reason", measurement.enabled
                           ? json::Value(nullptr)
                           : json::Value(measurement.why +
@@ -334,7 +364,12 @@ LogicalResult Tuner::writeArtifacts(ModuleOp module,
                      {"cache_hits", stats.cacheHits},
                      {"cache", cache->enabled() ? "on" : "off"},
                      {"prompt_tokens", stats.promptTokens},
-                     {"completion_tokens", stats.completionTokens}};
+                     {"cached_tokens", stats.cachedTokens},
+                     {"completion_tokens", stats.completionTokens},
+                     {"llm_concurrency", static_cast<int64_t>(llmConcurrency)},
+                     {"tune_dispatches", static_cast<int64_t>(tuneDispatches)},
+                     {"token_budget", tokenBudget}};
+  report["tuning_seconds"] = tuningSeconds;
   std::string reportText = formatJson(json::Value(std::move(report)));
   files["report.json"] = reportText;
   files["report.html"] = reportHtml(reportText);

@@ -235,7 +235,7 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
     std::vector<Candidate> results(candidates);
     std::vector<std::string> scripts(candidates);
     std::vector<bool> unusable(candidates, false);
-    forEachConcurrently(candidates, [&](size_t c) {
+    auto writeCandidate = [&](size_t c) {
       std::map<std::string, std::string> mine = values;
       mine["CANDIDATE"] = std::to_string(c + 1);
       std::vector<llm::ChatMessage> messages = {
@@ -268,7 +268,14 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
       }
       scripts[c] = script.value_or("");
       results[c] = std::move(candidate);
-    });
+    };
+    // One request at a time goes out in candidate order, so a scripted
+    // server answers the same candidate the same way.
+    if (llmConcurrency <= 1)
+      for (size_t c = 0; c < candidates; ++c)
+        writeCandidate(c);
+    else
+      forEachConcurrently(candidates, writeCandidate);
 
     bool improved = false, roundHadValid = false;
     for (unsigned c = 0; c < candidates; ++c) {

@@ -194,6 +194,7 @@ private:
 
   // Report.cpp: database rows, artifacts, report.json and report.html.
   TuningRun toTuningRun(const DispatchRecord &r) const;
+  llvm::json::Array measurementDevices() const;
   LogicalResult writeArtifacts(ModuleOp module,
                                std::vector<DispatchRecord> &records);
 
@@ -215,6 +216,8 @@ private:
   std::unique_ptr<Semaphore> compileJobs;
   std::mutex statsMutex, progressMutex;
   std::chrono::steady_clock::time_point startTime;
+  /// Wall time of the search (candidates and LLM rounds), for the report.
+  double tuningSeconds = 0;
   double secondsSinceStart() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          startTime)

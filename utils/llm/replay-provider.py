@@ -7,6 +7,8 @@ from the user message's "Dispatch `NAME` ... round R ... candidate C". A
 request with no recorded reply fails (exit 1), as an LLM error would.
 
   --delay S    wait S seconds before answering (a model's reply time)
+  --delays L   per candidate number, comma-separated (overrides --delay;
+               tests use it to make replies arrive in another order)
   --log FILE   append one JSON line per request: dispatch, round, candidate,
                start and end (Unix time), prompt bytes
   --state FILE remember the system prompts already sent, to report them as
@@ -30,6 +32,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("replies")
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--delays")
     parser.add_argument("--log")
     parser.add_argument("--state")
     args = parser.parse_args()
@@ -60,7 +63,11 @@ def main():
             else:
                 state.write(digest + "\n")
 
-    time.sleep(args.delay)
+    delay = args.delay
+    if args.delays:
+        delays = [float(d) for d in args.delays.split(",")]
+        delay = delays[(key[2] - 1) % len(delays)]
+    time.sleep(delay)
     if args.log:
         with open(args.log, "a") as log:
             fcntl.flock(log, fcntl.LOCK_EX)
