@@ -84,6 +84,8 @@ struct TunerOptions {
   unsigned rounds = 3, candidates = 4, sandboxTimeout = 60;
   bool keepCandidates = false;
   double measureTimeout = 60, llmTimeout = 120;
+  /// "I/N": tune only the dispatches of shard I (LLMSchedulePass.cpp).
+  std::string shard;
 };
 
 /// How a candidate ranks: measured time, else the static estimate; failed

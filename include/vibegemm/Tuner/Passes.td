@@ -49,6 +49,13 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     later GPUs portable `sm_90` PTX, and no GPU `sm_90`; stderr and
     `report.json`'s `target_choice` say which and why. The deterministic
     entry point, `vibegemm-compile`, keeps an explicit target.
+
+    `shard=I/N` splits the tuning of a model over N processes, e.g. the
+    tasks of a Slurm job array (docs/tuning-at-scale.md): each dispatch
+    signature's xxh3 hash modulo N picks the one task that tunes it, the
+    same on every host. The other dispatches keep the built-in schedule and
+    appear in neither the tuning database nor the report. Each task writes
+    its own database; `vibegemm-db import` merges them.
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
@@ -108,6 +115,10 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"promptsDir", "prompts-dir", "std::string", /*default=*/"\"\"",
            "Read the prompt templates from this directory instead of the "
            "built-in copies of prompts/">,
+    Option<"shard", "shard", "std::string", /*default=*/"\"\"",
+           "I/N: tune only the dispatches whose signature hashes to shard I "
+           "of N (a Slurm array task of N), and compile the others with the "
+           "built-in schedule, untuned and unrecorded; empty: all">,
   ];
 }
 
