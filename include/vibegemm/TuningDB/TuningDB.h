@@ -131,8 +131,8 @@ public:
   ~TuningDB();
 
   /// Records a run and its candidates, and makes its winner the stored one
-  /// of its device when it beats it: measured beats estimated; a measurement under a
-  /// timing protocol beats one recorded without any (the stored time is
+  /// of its device when it beats it: measured beats estimated; a measurement
+  /// under a timing protocol beats one recorded without any (the stored time is
   /// not comparable); otherwise, under the same protocol, the lower time.
   /// A measurement without a protocol never replaces one with it. One
   /// transaction: readers see all of it or none. Retried while another
