@@ -12,20 +12,45 @@ rm -rf "$dir"
 mkdir -p "$dir"/{munge,state,spool,log,run}
 chmod 700 "$dir/munge"
 
-pids=()
+# "name pid" of each daemon started, read from its pid file once it is up
+# (the daemons remove their pid files when they stop).
+daemons=()
+pidfiles=("munged $dir/munge/munged.pid" "slurmctld $dir/run/slurmctld.pid"
+          "slurmd $dir/run/slurmd.pid")
+running() {
+  local stat
+  stat=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  # A zombie that init has not reaped yet has stopped.
+  [[ $stat != Z* ]]
+}
 stop() {
-  # Only the daemons this script started, by their pid files.
-  for f in "$dir/run/slurmd.pid" "$dir/run/slurmctld.pid" \
-           "$dir/munge/munged.pid"; do
-    [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+  local status=$? i entry pid stopped=() left=()
+  # Those still starting are known by their pid files only.
+  for entry in "${pidfiles[@]}"; do
+    [ -s "${entry#* }" ] && daemons+=("${entry%% *} $(cat "${entry#* }")")
   done
-  for f in "$dir/run/slurmd.pid" "$dir/run/slurmctld.pid" \
-           "$dir/munge/munged.pid"; do
-    for _ in $(seq 50); do
-      [ -s "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || break
+  # Only the daemons this script started, by pid, the last started first
+  # (munged last: the others talk to it until they stop).
+  for ((i = ${#daemons[@]} - 1; i >= 0; i--)); do
+    entry=${daemons[i]}
+    pid=${entry#* }
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do
+      running "$pid" || break
       sleep 0.1
     done
+    if running "$pid"; then
+      left+=("${entry% *}")
+    else
+      stopped+=("${entry% *}")
+    fi
   done
+  if ((${#left[@]})); then
+    echo "local-cluster.sh: still running: ${left[*]}" >&2
+    exit 1
+  fi
+  echo "local-cluster.sh: stopped $(printf '%s\n' "${stopped[@]}" | sort -u | xargs)" >&2
+  exit "$status"
 }
 trap stop EXIT
 
@@ -86,5 +111,10 @@ case "$state" in
      tail -n 20 "$dir"/log/*.log "$dir/munge/munged.log" >&2 || true
      exit 1 ;;
 esac
+
+for entry in "${pidfiles[@]}"; do
+  daemons+=("${entry%% *} $(cat "${entry#* }")")
+done
+pidfiles=()
 
 "$@"
