@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what vibegemm builds with (Debian 12: LLVM/MLIR 22 from Debian's
 # archive, ninja, ccache), then configures and builds it in ./build.
-# Idempotent: a second run only rebuilds what changed.
+# Idempotent: a second run only rebuilds what changed. The opt-in Slurm
+# test (VIBEGEMM_TEST_SLURM=1, test/Slurm) also needs, as root:
+#   apt-get install -y slurm-wlm munge
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -102,3 +102,11 @@ if os.environ.get("VIBEGEMM_TEST_INSTALL") == "1":
     config.available_features.add("install-test")
 else:
     lit_config.note("VIBEGEMM_TEST_INSTALL is not 1: the install test is UNSUPPORTED")
+
+# The Slurm test starts munged, slurmctld and slurmd on this machine, as
+# root: only with VIBEGEMM_TEST_SLURM=1 (docs/tuning-at-scale.md says how to
+# install them).
+if os.environ.get("VIBEGEMM_TEST_SLURM") == "1":
+    config.available_features.add("slurm-test")
+else:
+    lit_config.note("VIBEGEMM_TEST_SLURM is not 1: the Slurm job array test is UNSUPPORTED")

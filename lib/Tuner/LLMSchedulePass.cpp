@@ -23,6 +23,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_LLMSCHEDULEPASS
@@ -61,6 +62,18 @@ LogicalResult Tuner::run(ModuleOp module,
     emitError(module.getLoc(), "measure must be auto, on or off, not '")
         << measure << "'";
     return failure();
+  }
+  // shard=I/N: a signature's xxh3 hash (the same on every host) picks the
+  // one task of N that tunes it.
+  uint64_t shardIndex = 0, shardCount = 0;
+  if (!shard.empty()) {
+    auto [index, count] = StringRef(shard).split('/');
+    if (index.getAsInteger(10, shardIndex) ||
+        count.getAsInteger(10, shardCount) || shardIndex >= shardCount) {
+      emitError(module.getLoc(), "shard must be I/N with 0 <= I < N, not '")
+          << shard << "'";
+      return failure();
+    }
   }
   ptxasPath = vibegemm::findPtxas(ptxas);
   if (!ptxas.empty() && !ptxasPath) {
@@ -150,6 +163,10 @@ LogicalResult Tuner::run(ModuleOp module,
   for (func::FuncOp dispatch : getDispatches(module)) {
     // Generic dispatches keep the generic schedule; they are not tuned.
     if (isGenericDispatch(dispatch))
+      continue;
+    // Another shard's dispatch keeps the built-in schedule, untuned.
+    StringRef signature = dispatch->getAttrOfType<StringAttr>(kSignatureAttr);
+    if (shardCount && llvm::xxh3_64bits(signature) % shardCount != shardIndex)
       continue;
     DispatchRecord record;
     record.name = dispatch.getSymName().str();
@@ -352,6 +369,7 @@ public:
     o.tuneDispatches = tuneDispatches;
     o.jobs = jobs;
     o.tokenBudget = tokenBudget;
+    o.shard = shard;
     auto run = [this](OpPassManager &pm, Operation *op) {
       return runPipeline(pm, op);
     };

@@ -81,7 +81,8 @@ LogicalResult Tuner::prepareDispatch(func::FuncOp dispatch,
   // A schedule that won an earlier run competes again.
   if (std::optional<StoredWinner> stored =
           tuningDB
-              ? tuningDB->winner(record.signature, target, LLVM_VERSION_STRING)
+              ? tuningDB->winner(record.signature, target, LLVM_VERSION_STRING,
+                                 measurement.enabled ? measurement.device : "")
               : std::nullopt;
       stored && stored->script != builtin)
     record.pending.push_back(

@@ -117,6 +117,8 @@ struct TunerOptions {
   int64_t tokenBudget = 0;
   bool keepCandidates = false;
   double measureTimeout = 60, llmTimeout = 120;
+  /// "I/N": tune only the dispatches of shard I (LLMSchedulePass.cpp).
+  std::string shard;
 };
 
 /// How a candidate ranks: measured time, else the static estimate; failed

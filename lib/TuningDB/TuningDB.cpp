@@ -9,6 +9,7 @@
 
 #include "vibegemm/TuningDB/TuningDB.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -62,6 +63,30 @@ constexpr const char *kMigrations[] = {
     R"sql(
       ALTER TABLE runs ADD COLUMN timing TEXT;
       ALTER TABLE winners ADD COLUMN timing TEXT;)sql",
+    // 3 -> 4: a winner per device, and a stable unique id per run so that
+    // merging another database (`TuningDB::merge`) skips runs it already
+    // has. SQLite cannot change a primary key: the table is rebuilt.
+    R"sql(
+      ALTER TABLE runs ADD COLUMN uid TEXT;
+      UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+      CREATE UNIQUE INDEX IF NOT EXISTS runs_by_uid ON runs(uid);
+      CREATE TABLE winners_v4(
+        signature TEXT NOT NULL, target TEXT NOT NULL, toolchain TEXT NOT NULL,
+        device TEXT NOT NULL DEFAULT '', script TEXT NOT NULL,
+        script_hash TEXT, time_ms REAL, measured INTEGER, model TEXT,
+        run_id INTEGER REFERENCES runs(id),
+        updated TEXT DEFAULT (datetime('now')), created TEXT, timing TEXT,
+        PRIMARY KEY(signature, target, toolchain, device));
+      INSERT INTO winners_v4(signature, target, toolchain, device, script,
+        script_hash, time_ms, measured, model, run_id, updated, created,
+        timing)
+        SELECT signature, target, toolchain, coalesce(device, ''), script,
+          script_hash, time_ms, measured, model, run_id, updated, created,
+          timing FROM winners;
+      DROP TABLE winners;
+      ALTER TABLE winners_v4 RENAME TO winners;
+      CREATE INDEX IF NOT EXISTS winners_by_target
+        ON winners(target, toolchain);)sql",
 };
 static_assert(std::size(kMigrations) == TuningDB::kSchemaVersion,
               "one migration per schema version");
@@ -184,7 +209,12 @@ llvm::Error checkIntact(sqlite3 *db, const std::string &path) {
     std::string line = s.text(0);
     if (line == "ok")
       continue;
-    problems += (problems.empty() ? "" : "; ") + line;
+    // One row may hold several lines; the refusal stays one line.
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(line).split(parts, '\n', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts)
+      if (!part.trim().starts_with("*** in database"))
+        problems += (problems.empty() ? "" : "; ") + part.trim().str();
   }
   if (rc != SQLITE_DONE)
     return unreadable(db, rc, path);
@@ -193,6 +223,33 @@ llvm::Error checkIntact(sqlite3 *db, const std::string &path) {
                      problems + "); refusing to use or overwrite it");
   return llvm::Error::success();
 }
+
+/// The order in which `TuningDB::winner` prefers one device's winner of a
+/// key over another's (see its comment).
+constexpr const char *kWinnerPreference =
+    "measured DESC, (timing IS NOT NULL) DESC, (time_ms IS NULL), time_ms, "
+    "device";
+
+/// The upsert of a winner: kept unless the new one is better (see
+/// `TuningDB::record`): measured beats estimated; a protocol beats none;
+/// then, under the same protocol (or between estimates), the lower time.
+/// Parameters: signature, target, toolchain, device, script, script_hash,
+/// time_ms, measured, model, run_id, timing, created, updated.
+constexpr const char *kUpsertWinner =
+    "INSERT INTO winners(signature, target, toolchain, device, script, "
+    "script_hash, time_ms, measured, model, run_id, timing, created, "
+    "updated) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"
+    "coalesce(?12, datetime('now')),coalesce(?13, datetime('now'))) "
+    "ON CONFLICT(signature, target, toolchain, device) DO UPDATE SET "
+    "script=excluded.script, script_hash=excluded.script_hash, "
+    "time_ms=excluded.time_ms, measured=excluded.measured, "
+    "model=excluded.model, run_id=excluded.run_id, timing=excluded.timing, "
+    "updated=excluded.updated "
+    "WHERE excluded.measured > winners.measured OR "
+    "(excluded.measured = winners.measured AND "
+    "((excluded.timing IS winners.timing AND "
+    "excluded.time_ms < winners.time_ms) OR "
+    "(excluded.timing IS NOT NULL AND winners.timing IS NULL)))";
 
 std::string hashText(const std::string &text) {
   std::string s;
@@ -309,9 +366,10 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   // Estimates have no timing protocol, whatever the caller set.
   std::string timing = run.measured ? run.timing : "";
   Statement insertRun;
-  if (int rc = insertRun.prepare(db, "INSERT INTO runs(signature, target, "
-                                     "toolchain, device, model, measured, "
-                                     "timing) VALUES(?,?,?,?,?,?,?)");
+  if (int rc = insertRun.prepare(
+          db, "INSERT INTO runs(signature, target, toolchain, device, model, "
+              "measured, timing, uid) VALUES(?,?,?,?,?,?,?,"
+              "coalesce(?8, lower(hex(randomblob(16)))))");
       rc != SQLITE_OK)
     return rc;
   insertRun.bind(1, run.signature);
@@ -321,6 +379,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   insertRun.bind(5, run.model);
   insertRun.bind(6, std::optional<int64_t>(run.measured));
   insertRun.bindOrNull(7, timing);
+  insertRun.bindOrNull(8, run.uid);
   if (int rc = sqlite3_step(insertRun.stmt); rc != SQLITE_DONE)
     return rc;
   int64_t runId = sqlite3_last_insert_rowid(db);
@@ -354,37 +413,19 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   const CandidateRow &win = run.candidates[run.winner];
   if (win.status != "ok")
     return SQLITE_OK;
-  // Keep the stored winner unless this one is better (see `record`):
-  // measured beats estimated; a protocol beats none; then, under the same
-  // protocol (or between estimates), the lower time.
+  // Keep the stored winner of this device unless this one is better.
   std::optional<double> time = run.measured ? win.timeMs : win.estimatedMs;
   Statement w;
-  if (int rc = w.prepare(
-          db, "INSERT INTO winners(signature, target, toolchain, script, "
-              "script_hash, time_ms, measured, device, model, run_id, "
-              "timing, created, updated) "
-              "VALUES(?,?,?,?,?,?,?,?,?,?,?,datetime('now'),datetime('now')) "
-              "ON CONFLICT(signature, target, toolchain) DO UPDATE SET "
-              "script=excluded.script, script_hash=excluded.script_hash, "
-              "time_ms=excluded.time_ms, measured=excluded.measured, "
-              "device=excluded.device, model=excluded.model, "
-              "run_id=excluded.run_id, timing=excluded.timing, "
-              "updated=datetime('now') "
-              "WHERE excluded.measured > winners.measured OR "
-              "(excluded.measured = winners.measured AND "
-              "((excluded.timing IS winners.timing AND "
-              "excluded.time_ms < winners.time_ms) OR "
-              "(excluded.timing IS NOT NULL AND winners.timing IS NULL)))");
-      rc != SQLITE_OK)
+  if (int rc = w.prepare(db, kUpsertWinner); rc != SQLITE_OK)
     return rc;
   w.bind(1, run.signature);
   w.bind(2, run.target);
   w.bind(3, run.toolchain);
-  w.bind(4, win.script);
-  w.bind(5, win.scriptHash);
-  w.bind(6, time);
-  w.bind(7, std::optional<int64_t>(run.measured));
-  w.bind(8, run.device);
+  w.bind(4, run.device);
+  w.bind(5, win.script);
+  w.bind(6, win.scriptHash);
+  w.bind(7, time);
+  w.bind(8, std::optional<int64_t>(run.measured));
   w.bind(9, run.model);
   w.bind(10, std::optional<int64_t>(runId));
   w.bindOrNull(11, timing);
@@ -407,15 +448,21 @@ llvm::Error TuningDB::record(const TuningRun &run) {
 
 std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
                                              const std::string &target,
-                                             const std::string &toolchain) {
+                                             const std::string &toolchain,
+                                             const std::string &device) {
   Statement s;
-  if (s.prepare(db, "SELECT script, script_hash, time_ms, measured, "
-                    "device, model, timing FROM winners WHERE signature=? "
-                    "AND target=? AND toolchain=?") != SQLITE_OK)
+  std::string sql = std::string("SELECT script, script_hash, time_ms, "
+                                "measured, device, model, timing FROM "
+                                "winners WHERE signature=?1 AND target=?2 "
+                                "AND toolchain=?3 ORDER BY (?4 != '' AND "
+                                "device = ?4) DESC, ") +
+                    kWinnerPreference + " LIMIT 1";
+  if (s.prepare(db, sql.c_str()) != SQLITE_OK)
     return std::nullopt;
   s.bind(1, signature);
   s.bind(2, target);
   s.bind(3, toolchain);
+  s.bind(4, device);
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
     return std::nullopt;
   StoredWinner w;
@@ -466,8 +513,9 @@ TuningDB::pastResult(const std::string &signature, const std::string &target,
 llvm::Expected<std::vector<WinnerInfo>>
 TuningDB::listWinners(const WinnerFilter &filter) {
   Statement s;
-  if (s.prepare(
-          db,
+  // `preference` ranks a key's winners as `winner` does without a device.
+  std::string sql =
+      std::string(
           "SELECT w.signature, w.target, w.toolchain, w.script, "
           "w.script_hash, w.time_ms, w.measured, w.device, w.model, "
           "w.run_id, w.created, w.updated, w.timing, "
@@ -476,13 +524,20 @@ TuningDB::listWinners(const WinnerFilter &filter) {
           "(SELECT count(*) FROM runs r JOIN candidates c ON c.run_id = r.id "
           "WHERE r.signature = w.signature AND r.target = w.target AND "
           "r.toolchain = w.toolchain) "
-          "FROM winners w WHERE (?1 = '' OR w.signature = ?1) AND "
-          "(?2 = '' OR w.target = ?2) AND (?3 = '' OR w.toolchain = ?3) "
-          "ORDER BY w.signature, w.target, w.toolchain") != SQLITE_OK)
+          "FROM (SELECT *, row_number() OVER (PARTITION BY signature, "
+          "target, toolchain ORDER BY ") +
+      kWinnerPreference +
+      ") AS preference FROM winners) w "
+      "WHERE (?1 = '' OR w.signature = ?1) AND "
+      "(?2 = '' OR w.target = ?2) AND (?3 = '' OR w.toolchain = ?3) AND "
+      "(?4 = 0 OR w.preference = 1) "
+      "ORDER BY w.signature, w.target, w.toolchain, w.device";
+  if (s.prepare(db, sql.c_str()) != SQLITE_OK)
     return sqlError(db, "tuning database: cannot list winners");
   s.bind(1, filter.signature);
   s.bind(2, filter.target);
   s.bind(3, filter.toolchain);
+  s.bind(4, std::optional<int64_t>(filter.bestPerKey));
   std::vector<WinnerInfo> winners;
   int rc;
   while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
@@ -604,6 +659,126 @@ llvm::Expected<bool> TuningDB::importWinner(const WinnerInfo &w) {
           [&] { return recordRun(run, &becameWinner); }))
     return std::move(e);
   return becameWinner;
+}
+
+llvm::Expected<MergeStats> TuningDB::merge(const std::string &otherPath) {
+  // The other file passes the checks of `open` (and is migrated, so its
+  // runs have uids that stay the same when it is merged again) before this
+  // one is touched.
+  {
+    TuningDB::OpenOptions options;
+    options.create = false;
+    llvm::Expected<std::unique_ptr<TuningDB>> other = open(otherPath, options);
+    if (!other)
+      return other.takeError();
+  }
+  const char *self = sqlite3_db_filename(db, "main");
+  if (self && *self && llvm::sys::fs::equivalent(self, otherPath))
+    return makeError("cannot merge " + otherPath + " into itself");
+
+  Statement attach;
+  if (attach.prepare(db, "ATTACH DATABASE ? AS other") != SQLITE_OK)
+    return sqlError(db, "cannot read " + otherPath);
+  attach.bind(1, otherPath);
+  if (sqlite3_step(attach.stmt) != SQLITE_DONE)
+    return sqlError(db, "cannot read " + otherPath);
+  auto detach = llvm::make_scope_exit(
+      [&] { sqlite3_exec(db, "DETACH other", nullptr, nullptr, nullptr); });
+
+  MergeStats stats;
+  llvm::Error e = writeTransaction("cannot merge " + otherPath, [&]() {
+    stats = MergeStats();
+    // Runs oldest first, so their new ids keep their order.
+    Statement runs, insertRun, copyCandidates;
+    if (int rc = runs.prepare(
+            db, "SELECT o.id, o.uid, EXISTS(SELECT 1 FROM main.runs m "
+                "WHERE m.uid = o.uid) FROM other.runs o ORDER BY o.id");
+        rc != SQLITE_OK)
+      return rc;
+    if (int rc = insertRun.prepare(
+            db, "INSERT INTO main.runs(signature, target, toolchain, device, "
+                "model, measured, created, timing, uid) SELECT signature, "
+                "target, toolchain, device, model, measured, created, timing, "
+                "uid FROM other.runs WHERE id = ?");
+        rc != SQLITE_OK)
+      return rc;
+    if (int rc = copyCandidates.prepare(
+            db, "INSERT INTO main.candidates(run_id, idx, source, round, "
+                "status, diagnostic, script_hash, script, time_ms, "
+                "estimated_ms, tflops, registers, spill_bytes, shared_bytes) "
+                "SELECT ?1, idx, source, round, status, diagnostic, "
+                "script_hash, script, time_ms, estimated_ms, tflops, "
+                "registers, spill_bytes, shared_bytes FROM other.candidates "
+                "WHERE run_id = ?2");
+        rc != SQLITE_OK)
+      return rc;
+    int rc;
+    while ((rc = sqlite3_step(runs.stmt)) == SQLITE_ROW) {
+      int64_t oldId = sqlite3_column_int64(runs.stmt, 0);
+      if (sqlite3_column_int(runs.stmt, 2)) {
+        ++stats.runsPresent;
+        continue;
+      }
+      sqlite3_reset(insertRun.stmt);
+      insertRun.bind(1, std::optional<int64_t>(oldId));
+      if (int rc = sqlite3_step(insertRun.stmt); rc != SQLITE_DONE)
+        return rc;
+      int64_t newId = sqlite3_last_insert_rowid(db);
+      sqlite3_reset(copyCandidates.stmt);
+      copyCandidates.bind(1, std::optional<int64_t>(newId));
+      copyCandidates.bind(2, std::optional<int64_t>(oldId));
+      if (int rc = sqlite3_step(copyCandidates.stmt); rc != SQLITE_DONE)
+        return rc;
+      ++stats.runsImported;
+    }
+    if (rc != SQLITE_DONE)
+      return rc;
+
+    // Every run of the other file is here now: its winners point to their
+    // runs by uid.
+    Statement winners, exists, upsert;
+    if (int rc = winners.prepare(
+            db, "SELECT w.signature, w.target, w.toolchain, w.device, "
+                "w.script, w.script_hash, w.time_ms, w.measured, w.model, "
+                "(SELECT m.id FROM main.runs m JOIN other.runs o ON "
+                "m.uid = o.uid WHERE o.id = w.run_id), w.timing, w.created, "
+                "w.updated FROM other.winners w ORDER BY w.signature, "
+                "w.target, w.toolchain, w.device");
+        rc != SQLITE_OK)
+      return rc;
+    if (int rc = exists.prepare(
+            db, "SELECT count(*) FROM main.winners WHERE signature = ? AND "
+                "target = ? AND toolchain = ? AND device = ?");
+        rc != SQLITE_OK)
+      return rc;
+    if (int rc = upsert.prepare(db, kUpsertWinner); rc != SQLITE_OK)
+      return rc;
+    while ((rc = sqlite3_step(winners.stmt)) == SQLITE_ROW) {
+      sqlite3_reset(exists.stmt);
+      for (int i = 0; i < 4; ++i)
+        exists.bind(i + 1, winners.text(i));
+      if (int rc = sqlite3_step(exists.stmt); rc != SQLITE_ROW)
+        return rc;
+      bool existed = sqlite3_column_int64(exists.stmt, 0) > 0;
+      sqlite3_reset(upsert.stmt);
+      for (int i = 0; i < 13; ++i)
+        sqlite3_bind_value(upsert.stmt, i + 1,
+                           sqlite3_column_value(winners.stmt, i));
+      if (int rc = sqlite3_step(upsert.stmt); rc != SQLITE_DONE)
+        return rc;
+      bool changed = sqlite3_changes(db) > 0;
+      if (!existed)
+        ++stats.winnersAdded;
+      else if (changed)
+        ++stats.winnersReplaced;
+      else
+        ++stats.winnersKept;
+    }
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  });
+  if (e)
+    return std::move(e);
+  return stats;
 }
 
 int TuningDB::schemaVersion() {

@@ -3,14 +3,16 @@
 // The user's command for the SQLite tuning database that
 // `--llm-schedule="db=PATH"` fills: list the winners, show one with its
 // run's candidates, export the winners as a tuning spec (.mlir) to check into
-// a repository, import such a spec, prune old runs. Errors are one line on
-// stderr and exit code 1.
+// a repository, import such a spec or merge other tuning databases (the
+// shards of a Slurm array, docs/tuning-at-scale.md), prune old runs. Errors are
+// one line on stderr and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/TuningDB/TuningDB.h"
 #include "vibegemm/TuningDB/TuningSpec.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -34,7 +36,8 @@ static cl::SubCommand
                             "vibegemm-compile=\"specs=FILE\"");
 static cl::SubCommand
     importCommand("import",
-                  "Store the schedules of a tuning spec where they beat the "
+                  "Store the schedules of tuning specs, or merge the runs and "
+                  "winners of other tuning databases, where they beat the "
                   "stored winners");
 static cl::SubCommand
     pruneCommand("prune",
@@ -48,9 +51,9 @@ static cl::opt<std::string> dbPath(cl::Positional, cl::Required,
 static cl::opt<std::string> signature(cl::Positional, cl::Required,
                                       cl::desc("<signature or its prefix>"),
                                       cl::sub(showCommand));
-static cl::opt<std::string> specPath(cl::Positional, cl::Required,
-                                     cl::desc("<spec.mlir>"),
-                                     cl::sub(importCommand));
+static cl::list<std::string> importPaths(cl::Positional, cl::OneOrMore,
+                                         cl::desc("<spec.mlir | other.sqlite>"),
+                                         cl::sub(importCommand));
 static cl::opt<std::string> outputPath("o", cl::desc("Output spec file"),
                                        cl::value_desc("file"), cl::init("-"),
                                        cl::sub(exportCommand));
@@ -225,6 +228,9 @@ int exportSpec() {
   WinnerFilter filter;
   filter.target = target;
   filter.toolchain = toolchain;
+  // A spec holds one schedule per key: the one a compile would take from
+  // the database.
+  filter.bestPerKey = true;
   std::vector<WinnerInfo> winners = check(db->listWinners(filter));
   std::string text = check(writeSpec(winners));
   check(llvm::writeToOutput(outputPath, [&](llvm::raw_ostream &os) {
@@ -237,23 +243,62 @@ int exportSpec() {
   return 0;
 }
 
-int importSpec() {
+/// Whether `path` starts with SQLite's header ("SQLite format 3\0"),
+/// whatever its name.
+bool isSQLiteFile(const std::string &path) {
+  if (path == "-")
+    return false;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> head =
+      llvm::MemoryBuffer::getFileSlice(path, 16, 0);
+  return head &&
+         (*head)->getBuffer() == llvm::StringRef("SQLite format 3\0", 16);
+}
+
+/// The schedules of the spec at `specPath`; fails on an unreadable or
+/// malformed one.
+std::vector<WinnerInfo> readSpecFile(const std::string &specPath) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFileOrSTDIN(specPath, /*IsText=*/true);
   if (!file)
     fail("cannot read tuning spec " + specPath + ": " +
          file.getError().message());
-  std::vector<WinnerInfo> entries =
-      check(readSpec((*file)->getBuffer(), specPath));
+  return check(readSpec((*file)->getBuffer(), specPath));
+}
+
+int importFiles() {
+  // Every input is read (a spec) or checked (a database to merge) before
+  // DB is created or changed, so a bad one leaves it as it was.
+  std::vector<std::optional<std::vector<WinnerInfo>>> specs;
+  for (const std::string &path : importPaths) {
+    if (!isSQLiteFile(path)) {
+      specs.push_back(readSpecFile(path));
+      continue;
+    }
+    TuningDB::OpenOptions options;
+    options.create = false;
+    check(TuningDB::open(path, options));
+    specs.push_back(std::nullopt);
+  }
   std::unique_ptr<TuningDB> db = openDB(/*create=*/true);
-  for (const WinnerInfo &w : entries) {
-    bool stored = check(db->importWinner(w));
-    llvm::outs() << w.signature << " (" << w.target << ", " << w.toolchain
-                 << "): "
-                 << (stored ? "stored as the winner"
-                            : "kept the stored winner, which is as good or "
-                              "better")
-                 << "\n";
+  for (auto [path, spec] : llvm::zip_equal(importPaths, specs)) {
+    if (!spec) {
+      MergeStats stats = check(db->merge(path));
+      llvm::outs() << path << ": imported " << plural(stats.runsImported, "run")
+                   << " (" << stats.runsPresent
+                   << " already present); winners: " << stats.winnersAdded
+                   << " added, " << stats.winnersReplaced << " replaced, "
+                   << stats.winnersKept << " kept\n";
+      continue;
+    }
+    for (const WinnerInfo &w : *spec) {
+      bool stored = check(db->importWinner(w));
+      llvm::outs() << w.signature << " (" << w.target << ", " << w.toolchain
+                   << "): "
+                   << (stored ? "stored as the winner"
+                              : "kept the stored winner, which is as good or "
+                                "better")
+                   << "\n";
+    }
   }
   return 0;
 }
@@ -286,7 +331,7 @@ int main(int argc, char **argv) {
       "  vibegemm-db list DB\n"
       "  vibegemm-db show DB SIGNATURE (or a prefix of it)\n"
       "  vibegemm-db export DB -o SPEC.mlir [--target=sm_90]\n"
-      "  vibegemm-db import DB SPEC.mlir\n"
+      "  vibegemm-db import DB SPEC.mlir | OTHER.sqlite...\n"
       "  vibegemm-db prune DB --older-than=DAYS | --keep-runs=COUNT\n");
   if (listCommand)
     return list();
@@ -295,7 +340,7 @@ int main(int argc, char **argv) {
   if (exportCommand)
     return exportSpec();
   if (importCommand)
-    return importSpec();
+    return importFiles();
   if (pruneCommand)
     return prune();
   fail("expected a command: list, show, export, import or prune (see "

@@ -64,6 +64,13 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     later GPUs portable `sm_90` PTX, and no GPU `sm_90`; stderr and
     `report.json`'s `target_choice` say which and why. The deterministic
     entry point, `vibegemm-compile`, keeps an explicit target.
+
+    `shard=I/N` splits the tuning of a model over N processes, e.g. the
+    tasks of a Slurm job array (docs/tuning-at-scale.md): each dispatch
+    signature's xxh3 hash modulo N picks the one task that tunes it, the
+    same on every host. The other dispatches keep the built-in schedule and
+    appear in neither the tuning database nor the report. Each task writes
+    its own database; `vibegemm-db import` merges them.
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
@@ -138,6 +145,10 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"tokenBudget", "token-budget", "int64_t", /*default=*/"0",
            "Prompt plus completion tokens one dispatch's LLM rounds may use; "
            "no further round starts once they are spent (0: no limit)">,
+    Option<"shard", "shard", "std::string", /*default=*/"\"\"",
+           "I/N: tune only the dispatches whose signature hashes to shard I "
+           "of N (a Slurm array task of N), and compile the others with the "
+           "built-in schedule, untuned and unrecorded; empty: all">,
   ];
 }
 

@@ -1,8 +1,8 @@
 //===- TuningDB.h - Winners and candidate history in SQLite -----*- C++ -*-===//
 //
 // Every tuning run is recorded: its candidates (script, status, diagnostic,
-// time, resources) and, per (dispatch signature, target, toolchain), the
-// best schedule found so far. A later compile can apply the stored winner
+// time, resources) and, per (dispatch signature, target, toolchain, device),
+// the best schedule found so far. A later compile can apply the stored winner
 // without an LLM or a GPU. The schema is versioned (PRAGMA user_version) and
 // older files are migrated on open; docs/tuning-db.md describes it.
 //
@@ -40,6 +40,9 @@ struct TuningRun {
   std::string timing;
   std::vector<CandidateRow> candidates;
   size_t winner = 0;
+  /// The run's id across databases (32 hex digits); empty: a fresh random
+  /// one. `merge` keeps it, and skips a run whose id is already stored.
+  std::string uid;
 };
 
 /// The winner a compile applies.
@@ -68,6 +71,9 @@ struct WinnerInfo {
 /// any value.
 struct WinnerFilter {
   std::string signature, target, toolchain;
+  /// Only one winner per (signature, target, toolchain): the one `winner`
+  /// picks without a device (what a spec file holds).
+  bool bestPerKey = false;
 };
 
 /// Which runs `TuningDB::prune` deletes. A run a winner points to is never
@@ -84,6 +90,16 @@ struct PruneStats {
   int64_t runs = 0, candidates = 0;
 };
 
+/// What `TuningDB::merge` did with the other database.
+struct MergeStats {
+  /// Runs copied (with their candidates), and runs skipped because their
+  /// uid was already stored.
+  int64_t runsImported = 0, runsPresent = 0;
+  /// The other file's winners: stored for a key that had none, replacing
+  /// the stored one, or not stored because the stored one is as good.
+  int64_t winnersAdded = 0, winnersReplaced = 0, winnersKept = 0;
+};
+
 /// The timing protocol of measurements from this build: both vibegemm and
 /// cuBLAS timed after half a second of untimed runs, at the clock the GPU
 /// holds under sustained load (docs/runtime.md). Times taken before it
@@ -93,7 +109,7 @@ inline constexpr const char *kSustainedClockTiming = "sustained-clock";
 class TuningDB {
 public:
   /// The schema version this build writes; older files are migrated to it.
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   /// `PRAGMA application_id` of vibegemm files ("vgem").
   static constexpr int kApplicationId = 0x7667656d;
 
@@ -115,17 +131,24 @@ public:
   ~TuningDB();
 
   /// Records a run and its candidates, and makes its winner the stored one
-  /// when it beats it: measured beats estimated; a measurement under a
-  /// timing protocol beats one recorded without any (the stored time is
+  /// of its device when it beats it: measured beats estimated; a measurement
+  /// under a timing protocol beats one recorded without any (the stored time is
   /// not comparable); otherwise, under the same protocol, the lower time.
   /// A measurement without a protocol never replaces one with it. One
   /// transaction: readers see all of it or none. Retried while another
   /// writer holds the database, up to the busy timeout (10 s).
   llvm::Error record(const TuningRun &run);
 
+  /// The winner a compile for (signature, target, toolchain) applies.
+  /// Winners are stored per device; given a non-empty `device` that has
+  /// one, it is that device's. Otherwise the choice is deterministic,
+  /// whatever order the rows were written or merged in: measured before
+  /// estimated, then one with a timing protocol before one without, then
+  /// the lowest time, then the device name (byte order; '' is "no GPU").
   std::optional<StoredWinner> winner(const std::string &signature,
                                      const std::string &target,
-                                     const std::string &toolchain);
+                                     const std::string &toolchain,
+                                     const std::string &device = "");
 
   /// How a script ended in an earlier measured run.
   struct PastResult {
@@ -142,7 +165,7 @@ public:
              llvm::ArrayRef<llvm::StringRef> statuses);
 
   /// The winners that `filter` selects, sorted by signature, target,
-  /// toolchain (byte order).
+  /// toolchain, device (byte order).
   llvm::Expected<std::vector<WinnerInfo>>
   listWinners(const WinnerFilter &filter = {});
 
@@ -158,6 +181,17 @@ public:
   /// candidate of source "import", which becomes the winner under the rules
   /// of `record`. Returns whether it did.
   llvm::Expected<bool> importWinner(const WinnerInfo &w);
+
+  /// Copies the database at `otherPath` into this one, in one transaction:
+  /// every run (and its candidates) whose uid is not stored yet, under a
+  /// new id; then each of its winners, per (signature, target, toolchain,
+  /// device), under the rules of `record` (the faster measurement wins,
+  /// measured beats estimated, an equal time keeps the stored one). A
+  /// losing winner's run stays in the history. Merging the same file again
+  /// changes nothing. `otherPath` is opened as `open` does (a file it
+  /// refuses is refused here, and this database is left unchanged; an
+  /// older schema is migrated in place) and only read otherwise.
+  llvm::Expected<MergeStats> merge(const std::string &otherPath);
 
   /// The schema version of the open file (after migration).
   int schemaVersion();
