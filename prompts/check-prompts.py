@@ -9,8 +9,10 @@
 4. The worked example in system.md compiles through the transform
    interpreter and vibegemm-lower-to-ptx (and ptxas without spills, when a
    ptxas is found).
-5. The templates use only the placeholders the C++ fills, and round.md
-   fences {{BEST_SCHEDULE}} as an mlir block.
+5. The templates use only the placeholders the C++ fills, system.md only
+   run-wide ones (so every request of a run sends the same system
+   prompt), and round.md fences {{BEST_SCHEDULE}} as an mlir block.
+6. allowed-ops.md's markup (tag lines, `more` splits) is well formed.
 
 Usage, from anywhere: python3 prompts/check-prompts.py [--opt PATH] [--ptxas PATH]
 Exit status 0 when everything holds.
@@ -42,7 +44,13 @@ PLACEHOLDERS = {
     "DISPATCH_NAME", "SEQUENCE_NAME", "DISPATCH_IR", "PROBLEM",
     "TARGET_FACTS", "ROOFLINE", "BEST_SCHEDULE", "BEST_SUMMARY", "HISTORY",
     "ROUND", "ROUNDS", "CANDIDATE", "CANDIDATES", "ALLOWED_OPS",
+    "OP_REFERENCE",
 }
+# What system.md may use: the same for every request of a run.
+RUN_WIDE = {"TARGET_FACTS", "ALLOWED_OPS", "ROUNDS", "CANDIDATES"}
+# Tag keys and values of allowed-ops.md (lib/Tuner/Prompts.cpp reads them).
+TAG_VALUES = {"system": {"brief", "name", "omit"},
+              "needs": {"wgmma", "tma", "clusters"}}
 # Handles the allowed-ops.md examples may use without defining them.
 PREAMBLE = """\
   %mm = transform.structured.match ops{["linalg.matmul"]} in %func : (!transform.any_op) -> !transform.any_op
@@ -151,6 +159,38 @@ def check_docs(opt, allow, tmp):
           % (len(documented), len(blocks), len(patterns)))
 
 
+def check_markup():
+    md = read("allowed-ops.md")
+    sections = re.split(r"^### ", md, flags=re.M)[1:]
+    for section in sections:
+        lines = section.split("\n")
+        name = lines[0]
+        for i, line in enumerate(lines[1:], 1):
+            m = re.match(r"^<!--(.*)-->$", line.strip())
+            if not m:
+                continue
+            text = m.group(1).strip()
+            if text == "more":
+                if lines[1:].count("<!-- more -->") > 1:
+                    fail("allowed-ops.md %s: more than one <!-- more -->" % name)
+                continue
+            if i != 1:
+                fail("allowed-ops.md %s: a tag line must follow the heading: %s"
+                     % (name, line))
+            for tag in text.split(";"):
+                key, _, values = tag.partition(":")
+                key = key.strip()
+                for value in values.split(","):
+                    if value.strip() not in TAG_VALUES.get(key, ()):
+                        fail("allowed-ops.md %s: unknown tag %s" % (name, tag.strip()))
+        brief = section.split("<!-- more -->")[0]
+        if "system: name" not in section and "system: omit" not in section \
+                and "```mlir" not in brief and "apply_patterns." not in name:
+            fail("allowed-ops.md %s: the part the system prompt shows has no "
+                 "example" % name)
+    print("allowed-ops.md markup: %d sections" % len(sections))
+
+
 def extract_ptx(text):
     out = []
     for m in re.finditer(r'assembly = "((?:[^"\\]|\\.)*)"', text):
@@ -231,14 +271,17 @@ def check_templates():
     if "```mlir\n{{BEST_SCHEDULE}}\n```" not in round_text:
         fail("round.md must fence {{BEST_SCHEDULE}} as an mlir block")
     for key in ("DISPATCH_NAME", "SEQUENCE_NAME", "DISPATCH_IR", "PROBLEM",
-                "TARGET_FACTS", "ROOFLINE", "BEST_SCHEDULE", "BEST_SUMMARY",
-                "HISTORY", "ROUND", "ROUNDS", "CANDIDATE", "CANDIDATES"):
+                "ROOFLINE", "BEST_SCHEDULE", "BEST_SUMMARY", "HISTORY",
+                "ROUND", "ROUNDS", "CANDIDATE", "CANDIDATES", "OP_REFERENCE"):
         if "{{%s}}" % key not in round_text:
             fail("round.md does not use {{%s}}" % key)
     system = read("system.md")
-    for key in ("SEQUENCE_NAME", "TARGET_FACTS", "ALLOWED_OPS"):
+    for key in ("TARGET_FACTS", "ALLOWED_OPS"):
         if "{{%s}}" % key not in system:
             fail("system.md does not use {{%s}}" % key)
+    for key in set(re.findall(r"\{\{(.*?)\}\}", system)) - RUN_WIDE:
+        fail("system.md uses {{%s}}, which differs between requests of a run "
+             "(put it in round.md)" % key)
     for name in ("system.md", "round.md", "allowed-ops.md", "allowlist.txt"):
         if ')vgembed"' in read(name):
             fail("%s contains the embedding delimiter" % name)
@@ -258,6 +301,7 @@ def main():
     print("allowlist.txt: %d ops" % len(allow))
     with tempfile.TemporaryDirectory() as tmp:
         check_templates()
+        check_markup()
         check_allowlist(args.opt, allow, tmp)
         check_docs(args.opt, allow, tmp)
         check_worked_example(args.opt, args.ptxas, tmp)
