@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -105,8 +106,7 @@ enum class SystemPart { Brief, Name, Omit };
 
 /// One `### `op`` section of allowed-ops.md, split by its markup.
 struct OpSection {
-  llvm::StringRef name;  ///< "transform.structured.pad"
-  llvm::StringRef group; ///< The `## ` heading above it.
+  llvm::StringRef name; ///< "transform.structured.pad"
   SystemPart part = SystemPart::Brief;
   llvm::SmallVector<llvm::StringRef> needs; ///< "wgmma", "tma", "clusters"
   std::string brief;                        ///< Up to `<!-- more -->`.
@@ -140,9 +140,8 @@ OpReference parseOpReference(llvm::StringRef text) {
   OpReference ref;
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
-  llvm::StringRef group;
   OpSection *section = nullptr;
-  bool inMore = false, inComment = false, inFence = false;
+  bool inMore = false, inComment = false, inFence = false, inGroup = false;
   for (llvm::StringRef line : lines) {
     if (!inFence && inComment) {
       if (line.contains("-->"))
@@ -152,14 +151,15 @@ OpReference parseOpReference(llvm::StringRef text) {
     if (line.starts_with("```"))
       inFence = !inFence;
     if (!inFence && line.starts_with("## ")) {
-      group = line.drop_front(3).trim();
+      // Group headings and their prose are for readers of the file.
       section = nullptr;
+      inGroup = true;
       continue;
     }
     if (!inFence && line.starts_with("### `")) {
       llvm::StringRef name = line.drop_front(5);
       name = name.take_until([](char c) { return c == '`'; });
-      ref.sections.push_back({name, group});
+      ref.sections.push_back({name});
       section = &ref.sections.back();
       inMore = false;
       continue;
@@ -193,6 +193,8 @@ OpReference parseOpReference(llvm::StringRef text) {
         need = need.trim();
       continue;
     }
+    if (!section && inGroup)
+      continue;
     std::string &out =
         !section ? ref.preamble : (inMore ? section->more : section->brief);
     out += line;
@@ -291,8 +293,7 @@ std::string vibegemm::systemOpReference(llvm::StringRef allowedOps,
                                         const TargetInfo &target) {
   OpReference ref = parseOpReference(allowedOps);
   std::string out = compact(ref.preamble);
-  llvm::StringRef group;
-  bool open = false;
+  std::string examples;
   // Ops listed by name only, grouped by the prefix before their last dot.
   std::vector<std::pair<std::string, std::vector<std::string>>> named;
   for (const OpSection &s : ref.sections) {
@@ -307,23 +308,15 @@ std::string vibegemm::systemOpReference(llvm::StringRef allowedOps,
       it->second.push_back(leaf.str());
       continue;
     }
-    // One mlir block per group: each op's summary as a comment above its
-    // examples.
-    if (s.group != group) {
-      if (open)
-        out += "```\n";
-      group = s.group;
-      out += "\n## " + group.str() + "\n\n```mlir\n";
-      open = true;
-    }
-    out += asCommentedExample(s.brief);
+    // One mlir block: each op's summary as a comment above its examples.
+    examples += asCommentedExample(s.brief);
   }
-  if (open)
-    out += "```\n";
+  if (!examples.empty())
+    out += "\n```mlir\n" + examples + "```\n";
   if (!named.empty()) {
-    out += "\n## Also allowed\n\nListed by name; pattern sets go inside "
-           "`transform.apply_patterns`, one a line. When a failure names one "
-           "of these ops, the next request shows its syntax.\n";
+    out += "\nAlso allowed (pattern sets go inside `transform.apply_patterns`, "
+           "one a line; when a failure names one of these ops, the next "
+           "request shows its syntax):\n";
     for (const auto &[prefix, leaves] : named)
       out += "- `" + prefix + ".`" + llvm::join(leaves, ", ") + "\n";
   }
@@ -356,9 +349,63 @@ vibegemm::userOpReference(llvm::StringRef allowedOps, const TargetInfo &target,
   return "## Reference for the ops named in the failures above\n" + out;
 }
 
-/// The history part of a prompt: every candidate so far, and the scripts
-/// of the latest few.
+/// What a history entry shows of a script: the lines that carry its
+/// choices (knobs, sizes, thread counts, kernel ops) without their results
+/// and trailing types (a knob as `%k = knob "name" = value`), and the whole
+/// line a "script:L:C" diagnostic points at. The best schedule is in the
+/// prompt whole; this keeps each tried script to a few lines.
+static std::string choiceLines(llvm::StringRef script,
+                               llvm::StringRef diagnostic) {
+  unsigned blamed = 0;
+  size_t at = diagnostic.find("script:");
+  if (at != llvm::StringRef::npos)
+    (void)diagnostic.drop_front(at + 7)
+        .take_while(llvm::isDigit)
+        .getAsInteger(10, blamed);
+  static const char *const kChoices[] = {
+      "tune.knob",  "tile_sizes",        "num_threads",  "vector_sizes",
+      "block_dims", "total_num_threads", "split_factor", "transform.vibegemm."};
+  std::string out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  script.split(lines, '\n');
+  for (auto [index, line] : llvm::enumerate(lines)) {
+    unsigned number = index + 1;
+    llvm::StringRef text = line.trim();
+    if (number == blamed) {
+      out += llvm::formatv("{0,4}! {1}\n", number, text).str();
+      continue;
+    }
+    if (!llvm::any_of(kChoices, [&](const char *choice) {
+          return text.contains(choice);
+        }))
+      continue;
+    auto [results, op] = text.split(" = ");
+    if (op.empty() || !results.starts_with("%"))
+      std::tie(results, op) = std::make_pair(llvm::StringRef(), text);
+    llvm::StringRef knob = op;
+    if (knob.consume_front("transform.tune.knob<")) {
+      auto [name, rest] = knob.split("> = ");
+      out +=
+          llvm::formatv("{0,4}: {1} = knob {2} = {3}\n", number, results, name,
+                        rest.take_until([](char c) { return c == ' '; }))
+              .str();
+      continue;
+    }
+    size_t types = op.find(" : (");
+    if (types == llvm::StringRef::npos)
+      types = op.find(" : !");
+    out += llvm::formatv("{0,4}: {1}\n", number, op.take_front(types)).str();
+  }
+  return out;
+}
+
+/// The history part of a prompt: every candidate so far, and the choices
+/// of the latest few scripts, whose diagnostics are kept longer.
 std::string Tuner::historyText(const DispatchRecord &record) {
+  constexpr size_t kScriptsShown = 3;
+  size_t first = record.scripts.size() > kScriptsShown
+                     ? record.scripts.size() - kScriptsShown
+                     : 1;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "| # | source | round | status | time | registers | spills | "
@@ -367,8 +414,9 @@ std::string Tuner::historyText(const DispatchRecord &record) {
     std::string diag = c.diagnostic;
     std::replace(diag.begin(), diag.end(), '\n', ' ');
     std::replace(diag.begin(), diag.end(), '|', '/');
-    if (diag.size() > 300)
-      diag = diag.substr(0, 300) + "...";
+    size_t limit = static_cast<size_t>(c.index) >= first ? 300 : 120;
+    if (diag.size() > limit)
+      diag = diag.substr(0, limit) + "...";
     os << "| " << c.index << " | " << c.source << " | " << c.round << " | "
        << stringifyCandidateStatus(c.status) << " | " << formatMs(c) << " | "
        << (c.resource("registers") ? std::to_string(*c.resource("registers"))
@@ -379,17 +427,32 @@ std::string Tuner::historyText(const DispatchRecord &record) {
                : "-")
        << " | " << diag << " |\n";
   }
-  constexpr size_t kScriptsShown = 4;
-  size_t first = record.scripts.size() > kScriptsShown
-                     ? record.scripts.size() - kScriptsShown
-                     : 1;
+  bool header = false;
   for (size_t i = first; i < record.scripts.size(); ++i) {
     if (record.scripts[i].empty())
       continue;
+    if (!header) {
+      os << "\nThe choices of the latest scripts (line number: the op "
+            "without its results and types; `!` marks the line a "
+            "diagnostic points at, whole):\n";
+      header = true;
+    }
     os << "\nCandidate " << i << " ("
-       << stringifyCandidateStatus(record.candidates[i].status)
-       << "):\n```mlir\n"
-       << record.scripts[i] << "\n```\n";
+       << stringifyCandidateStatus(record.candidates[i].status) << ")";
+    if (i == record.winner) {
+      os << ": the best schedule above.\n";
+      continue;
+    }
+    auto end = record.scripts.begin() + i;
+    auto same = std::find(record.scripts.begin(), end, record.scripts[i]);
+    if (same != end) {
+      os << ": the same script as candidate " << (same - record.scripts.begin())
+         << ".\n";
+      continue;
+    }
+    os << ":\n```\n"
+       << choiceLines(record.scripts[i], record.candidates[i].diagnostic)
+       << "```\n";
   }
   return s;
 }
