@@ -349,13 +349,8 @@ vibegemm::userOpReference(llvm::StringRef allowedOps, const TargetInfo &target,
   return "## Reference for the ops named in the failures above\n" + out;
 }
 
-/// What a history entry shows of a script: the lines that carry its
-/// choices (knobs, sizes, thread counts, kernel ops) without their results
-/// and trailing types (a knob as `%k = knob "name" = value`), and the whole
-/// line a "script:L:C" diagnostic points at. The best schedule is in the
-/// prompt whole; this keeps each tried script to a few lines.
-static std::string choiceLines(llvm::StringRef script,
-                               llvm::StringRef diagnostic) {
+std::string vibegemm::scriptChoiceLines(llvm::StringRef script,
+                                        llvm::StringRef diagnostic) {
   unsigned blamed = 0;
   size_t at = diagnostic.find("script:");
   if (at != llvm::StringRef::npos)
@@ -451,7 +446,7 @@ std::string Tuner::historyText(const DispatchRecord &record) {
       continue;
     }
     os << ":\n```\n"
-       << choiceLines(record.scripts[i], record.candidates[i].diagnostic)
+       << scriptChoiceLines(record.scripts[i], record.candidates[i].diagnostic)
        << "```\n";
   }
   return s;

@@ -137,3 +137,32 @@ TEST(Prompts, SystemPromptIsTheSameForEveryDispatch) {
   // The round template carries the per-request reference.
   EXPECT_NE(t.round.find("{{OP_REFERENCE}}"), std::string::npos);
 }
+
+TEST(Prompts, TriedScriptsShowTheirChoicesAndTheBlamedLine) {
+  const char *script =
+      "transform.named_sequence @gemm_d0(%func: !transform.any_op "
+      "{transform.consumed}) {\n"
+      "  %0 = transform.tune.knob<\"block_m\"> = 128 : i64 from options = "
+      "[64, 128] -> !transform.param<i64>\n"
+      "  %r = transform.structured.match attributes{vibegemm.role = "
+      "\"root\"} in %func : (!transform.any_op) -> !transform.any_op\n"
+      "  %t, %f = transform.structured.tile_using_forall %r tile_sizes [%0, "
+      "64] : (!transform.any_op, !transform.param<i64>) -> "
+      "(!transform.any_op, !transform.any_op)\n"
+      "  %k = transform.vibegemm.gemm_to_ffma %t {block_k = 32 : i64} : "
+      "(!transform.any_op) -> !transform.any_op\n"
+      "  transform.yield\n}";
+  EXPECT_EQ(scriptChoiceLines(script, ""),
+            "   2: %0 = knob \"block_m\" = 128\n"
+            "   4: transform.structured.tile_using_forall %r tile_sizes "
+            "[%0, 64]\n"
+            "   5: transform.vibegemm.gemm_to_ffma %t {block_k = 32 : i64}\n");
+  // The line a diagnostic blames comes whole, even when it holds no choice.
+  std::string blamed = scriptChoiceLines(
+      script, "script:3:8: 'transform.structured.match' op failed");
+  EXPECT_NE(blamed.find("   3! %r = transform.structured.match attributes{"
+                        "vibegemm.role = \"root\"} in %func : "
+                        "(!transform.any_op) -> !transform.any_op\n"),
+            std::string::npos)
+      << blamed;
+}

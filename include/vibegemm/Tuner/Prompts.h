@@ -32,6 +32,15 @@ llvm::Expected<PromptTemplates> loadPromptTemplates(llvm::StringRef directory);
 std::string fillTemplate(llvm::StringRef text,
                          const std::map<std::string, std::string> &values);
 
+/// What the history shows of a tried script: each line that carries a
+/// choice (knobs, tile sizes, thread counts, vector sizes, kernel ops) as
+/// `number: op`, without its results and trailing types, a knob as
+/// `number: %k = knob "name" = value`; and, whole and marked `number!`, the
+/// line a "script:L:C" in `diagnostic` points at. The best schedule is in
+/// the prompt whole; this keeps each tried script to a few lines.
+std::string scriptChoiceLines(llvm::StringRef script,
+                              llvm::StringRef diagnostic);
+
 /// The op reference for the system prompt: the sections of `allowedOps`
 /// (allowed-ops.md) for ops that `target` can lower, each cut to what its
 /// markup says the system prompt shows (its syntax and summary, or its
