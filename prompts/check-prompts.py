@@ -3,14 +3,17 @@
 
 1. allowlist.txt lists every transform op of every built-in schedule
    (staged, direct, split, reference and CPU-check variants) for the example
-   and e2e inputs, found by walking the generic form of the scripts.
+   and e2e inputs, found by walking the generic form of the scripts, and
+   the system prompt's op reference names each of them.
 2. allowed-ops.md documents exactly the allowlisted ops.
 3. Every ```mlir example in allowed-ops.md parses and verifies.
 4. The worked example in system.md compiles through the transform
    interpreter and vibegemm-lower-to-ptx (and ptxas without spills, when a
    ptxas is found).
-5. The templates use only the placeholders the C++ fills, and round.md
-   fences {{BEST_SCHEDULE}} as an mlir block.
+5. The templates use only the placeholders the C++ fills, system.md only
+   run-wide ones (so every request of a run sends the same system
+   prompt), and round.md fences {{BEST_SCHEDULE}} as an mlir block.
+6. allowed-ops.md's markup (tag lines, `more` splits) is well formed.
 
 Usage, from anywhere: python3 prompts/check-prompts.py [--opt PATH] [--ptxas PATH]
 Exit status 0 when everything holds.
@@ -38,11 +41,18 @@ INPUTS = [
     "test/e2e/accumulate-input-f32.mlir",
 ]
 VARIANTS = ["", "{cpu-check=true}", "{reference=true}"]
+PROMPTED_INPUT = "docs/benchmarks/2026-12-07-tuning-at-scale/qwen2.5-7b-linears.mlir"
 PLACEHOLDERS = {
     "DISPATCH_NAME", "SEQUENCE_NAME", "DISPATCH_IR", "PROBLEM",
     "TARGET_FACTS", "ROOFLINE", "BEST_SCHEDULE", "BEST_SUMMARY", "HISTORY",
     "ROUND", "ROUNDS", "CANDIDATE", "CANDIDATES", "ALLOWED_OPS",
+    "OP_REFERENCE",
 }
+# What system.md may use: the same for every request of a run.
+RUN_WIDE = {"TARGET_FACTS", "ALLOWED_OPS", "ROUNDS", "CANDIDATES"}
+# Tag keys and values of allowed-ops.md (lib/Tuner/Prompts.cpp reads them).
+TAG_VALUES = {"system": {"brief", "name", "omit"},
+              "needs": {"wgmma", "tma", "clusters"}}
 # Handles the allowed-ops.md examples may use without defining them.
 PREAMBLE = """\
   %mm = transform.structured.match ops{["linalg.matmul"]} in %func : (!transform.any_op) -> !transform.any_op
@@ -82,7 +92,14 @@ def module(body):
 
 
 def check_allowlist(opt, allow, tmp):
-    used = {}
+    used, shown = {}, {}
+    # What the best schedule of a request can show (the default variant;
+    # the Qwen linears add split-K and block-reduce decode schedules).
+    for path in INPUTS + [PROMPTED_INPUT]:
+        r = run([opt, os.path.join(ROOT, path), "--vibegemm-form-dispatches",
+                 "--vibegemm-builtin-schedule=target=sm_90a", "--mlir-print-op-generic"])
+        for name in re.findall(r'"(transform\.[a-z_.0-9]+)"\(', r.stdout):
+            shown.setdefault(name, path)
     for path in INPUTS:
         for variant in VARIANTS:
             r = run([opt, os.path.join(ROOT, path), "--vibegemm-form-dispatches",
@@ -105,9 +122,16 @@ def check_allowlist(opt, allow, tmp):
             g = run([opt, os.path.join(art, sched), "--mlir-print-op-generic"])
             for name in re.findall(r'"(transform\.[a-z_.0-9]+)"\(', g.stdout):
                 used.setdefault(name, "%s (%s)" % (path, sched))
+    omitted = set(re.findall(r"^### `([^`]+)`\n<!-- system: omit", read("allowed-ops.md"), re.M))
     for name, where in sorted(used.items()):
         if name not in allow:
             fail("%s (used by the built-in schedule of %s) is not in allowlist.txt" % (name, where))
+    for name, where in sorted(shown.items()):
+        # The best schedule shown in a request may use it, so the system
+        # prompt must at least name it.
+        if name in omitted:
+            fail("%s (used by the built-in schedule of %s) is omitted from the "
+                 "system prompt's op reference" % (name, where))
     print("built-in schedules use %d distinct transform ops; all allowlisted: %s"
           % (len(used), all(n in allow for n in used)))
 
@@ -149,6 +173,38 @@ def check_docs(opt, allow, tmp):
         fail("allowed-ops.md pattern sets do not parse:\n" + r.stderr[:800])
     print("allowed-ops.md: %d ops documented, %d examples, %d pattern-set lines checked"
           % (len(documented), len(blocks), len(patterns)))
+
+
+def check_markup():
+    md = read("allowed-ops.md")
+    sections = re.split(r"^### ", md, flags=re.M)[1:]
+    for section in sections:
+        lines = section.split("\n")
+        name = lines[0]
+        for i, line in enumerate(lines[1:], 1):
+            m = re.match(r"^<!--(.*)-->$", line.strip())
+            if not m:
+                continue
+            text = m.group(1).strip()
+            if text == "more":
+                if lines[1:].count("<!-- more -->") > 1:
+                    fail("allowed-ops.md %s: more than one <!-- more -->" % name)
+                continue
+            if i != 1:
+                fail("allowed-ops.md %s: a tag line must follow the heading: %s"
+                     % (name, line))
+            for tag in text.split(";"):
+                key, _, values = tag.partition(":")
+                key = key.strip()
+                for value in values.split(","):
+                    if value.strip() not in TAG_VALUES.get(key, ()):
+                        fail("allowed-ops.md %s: unknown tag %s" % (name, tag.strip()))
+        brief = section.split("<!-- more -->")[0]
+        if "system: name" not in section and "system: omit" not in section \
+                and "```mlir" not in brief and "apply_patterns." not in name:
+            fail("allowed-ops.md %s: the part the system prompt shows has no "
+                 "example" % name)
+    print("allowed-ops.md markup: %d sections" % len(sections))
 
 
 def extract_ptx(text):
@@ -231,14 +287,17 @@ def check_templates():
     if "```mlir\n{{BEST_SCHEDULE}}\n```" not in round_text:
         fail("round.md must fence {{BEST_SCHEDULE}} as an mlir block")
     for key in ("DISPATCH_NAME", "SEQUENCE_NAME", "DISPATCH_IR", "PROBLEM",
-                "TARGET_FACTS", "ROOFLINE", "BEST_SCHEDULE", "BEST_SUMMARY",
-                "HISTORY", "ROUND", "ROUNDS", "CANDIDATE", "CANDIDATES"):
+                "ROOFLINE", "BEST_SCHEDULE", "BEST_SUMMARY", "HISTORY",
+                "ROUND", "ROUNDS", "CANDIDATE", "CANDIDATES", "OP_REFERENCE"):
         if "{{%s}}" % key not in round_text:
             fail("round.md does not use {{%s}}" % key)
     system = read("system.md")
-    for key in ("SEQUENCE_NAME", "TARGET_FACTS", "ALLOWED_OPS"):
+    for key in ("TARGET_FACTS", "ALLOWED_OPS"):
         if "{{%s}}" % key not in system:
             fail("system.md does not use {{%s}}" % key)
+    for key in set(re.findall(r"\{\{(.*?)\}\}", system)) - RUN_WIDE:
+        fail("system.md uses {{%s}}, which differs between requests of a run "
+             "(put it in round.md)" % key)
     for name in ("system.md", "round.md", "allowed-ops.md", "allowlist.txt"):
         if ')vgembed"' in read(name):
             fail("%s contains the embedding delimiter" % name)
@@ -258,6 +317,7 @@ def main():
     print("allowlist.txt: %d ops" % len(allow))
     with tempfile.TemporaryDirectory() as tmp:
         check_templates()
+        check_markup()
         check_allowlist(args.opt, allow, tmp)
         check_docs(args.opt, allow, tmp)
         check_worked_example(args.opt, args.ptxas, tmp)

@@ -119,5 +119,7 @@ CandidateRow Candidate::toRow(std::string script) const {
   row.registers = resource("registers");
   row.spillBytes = resource("spill_bytes");
   row.sharedBytes = resource("shared_bytes");
+  if (deviceOrdinal)
+    row.deviceOrdinal = *deviceOrdinal;
   return row;
 }

@@ -147,14 +147,13 @@ LogicalResult Tuner::run(ModuleOp module,
   // providers' prefix caches hit; what is specific to a dispatch goes in
   // the user message.
   std::map<std::string, std::string> runValues = {
-      {"SEQUENCE_NAME", "dispatch"},
       {"TARGET_FACTS", targetText()},
       {"ROUNDS", std::to_string(rounds)},
       {"CANDIDATES", std::to_string(candidates)},
-      {"ALLOWED_OPS", templates.allowedOps}};
+      {"ALLOWED_OPS", systemOpReference(templates.allowedOps, *info)}};
   systemPrompt = fillTemplate(templates.system, runValues);
   if (!StringRef(templates.system).contains("{{ALLOWED_OPS}}"))
-    systemPrompt += "\n\n" + templates.allowedOps;
+    systemPrompt += "\n\n" + runValues["ALLOWED_OPS"];
 
   // What reads the IR or the database happens here, on this thread.
   ModuleOp schedules = getSchedulesModule(module, /*create=*/false);

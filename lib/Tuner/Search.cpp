@@ -227,6 +227,14 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
     values["BEST_SUMMARY"] = llvm::formatv(
         "candidate {0} ({1}), {2}", record.winner, best.source, formatMs(best));
     values["HISTORY"] = historyText(record);
+    // The full reference of the ops earlier failures name, which the
+    // system prompt shows only in brief.
+    std::vector<std::string> failures;
+    for (const Candidate &c : record.candidates)
+      if (!c.ok() && c.status != CandidateStatus::Skipped)
+        failures.push_back(c.diagnostic);
+    values["OP_REFERENCE"] =
+        userOpReference(templates.allowedOps, *info, failures);
     progress(record, llvm::formatv("round {0}/{1}: asking for {2} "
                                    "candidates; best: #{3} {4}",
                                    round, rounds, candidates, record.winner,

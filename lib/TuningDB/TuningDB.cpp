@@ -65,9 +65,11 @@ constexpr const char *kMigrations[] = {
       ALTER TABLE winners ADD COLUMN timing TEXT;)sql",
     // 3 -> 4: a winner per device, and a stable unique id per run so that
     // merging another database (`TuningDB::merge`) skips runs it already
-    // has. SQLite cannot change a primary key: the table is rebuilt.
+    // has; which of the run's GPUs measured each candidate. SQLite cannot
+    // change a primary key: the table is rebuilt.
     R"sql(
       ALTER TABLE runs ADD COLUMN uid TEXT;
+      ALTER TABLE candidates ADD COLUMN device_ordinal INTEGER;
       UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
       CREATE UNIQUE INDEX IF NOT EXISTS runs_by_uid ON runs(uid);
       CREATE TABLE winners_v4(
@@ -387,8 +389,8 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   if (int rc = s.prepare(
           db, "INSERT INTO candidates(run_id, idx, source, round, status, "
               "diagnostic, script_hash, script, time_ms, estimated_ms, "
-              "tflops, registers, spill_bytes, shared_bytes) "
-              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+              "tflops, registers, spill_bytes, shared_bytes, "
+              "device_ordinal) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
       rc != SQLITE_OK)
     return rc;
   for (const CandidateRow &c : run.candidates) {
@@ -407,6 +409,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
     s.bind(12, c.registers);
     s.bind(13, c.spillBytes);
     s.bind(14, c.sharedBytes);
+    s.bind(15, c.deviceOrdinal);
     if (int rc = sqlite3_step(s.stmt); rc != SQLITE_DONE)
       return rc;
   }
@@ -705,10 +708,11 @@ llvm::Expected<MergeStats> TuningDB::merge(const std::string &otherPath) {
     if (int rc = copyCandidates.prepare(
             db, "INSERT INTO main.candidates(run_id, idx, source, round, "
                 "status, diagnostic, script_hash, script, time_ms, "
-                "estimated_ms, tflops, registers, spill_bytes, shared_bytes) "
-                "SELECT ?1, idx, source, round, status, diagnostic, "
-                "script_hash, script, time_ms, estimated_ms, tflops, "
-                "registers, spill_bytes, shared_bytes FROM other.candidates "
+                "estimated_ms, tflops, registers, spill_bytes, shared_bytes, "
+                "device_ordinal) SELECT ?1, idx, source, round, status, "
+                "diagnostic, script_hash, script, time_ms, estimated_ms, "
+                "tflops, registers, spill_bytes, shared_bytes, device_ordinal "
+                "FROM other.candidates "
                 "WHERE run_id = ?2");
         rc != SQLITE_OK)
       return rc;

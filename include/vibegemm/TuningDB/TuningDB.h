@@ -29,6 +29,8 @@ struct CandidateRow {
   std::string source, status, diagnostic, scriptHash, script;
   std::optional<double> timeMs, estimatedMs, tflops;
   std::optional<int64_t> registers, spillBytes, sharedBytes;
+  /// Which of the run's GPUs measured it (the report's `device.ordinal`).
+  std::optional<int64_t> deviceOrdinal;
 };
 
 /// One tuning run of one dispatch: its candidates and which of them won.
