@@ -1,62 +1,68 @@
 #!/usr/bin/env python3
-"""Tables run-cpu.sh's before and after runs: wall time, requests, prompt
-tokens per tuned dispatch (bytes / 4, as replay-provider.py estimates them)
-and how many of them a prefix cache would have served, and whether every
-dispatch ends with the same winner and the same best unverified script.
-Writes OUT/results.json; prints the Markdown table. Usage: summarize.py OUT"""
+"""Tables run-cpu.sh's runs (in the order of OUT/wall.txt): wall time,
+requests, prompt tokens per tuned dispatch (bytes / 4, as
+replay-provider.py estimates them) and the share a provider's prefix cache
+would serve (system prompts sent before), the status of every LLM
+candidate, and whether each run ends every dispatch with the same winner and
+the same best unverified script as the first run. Writes OUT/results.json;
+prints the Markdown table. Usage: summarize.py OUT"""
+import collections
 import json
 import os
 import sys
 
 out = sys.argv[1]
-wall = dict(line.split() for line in open(os.path.join(out, "wall.txt")))
+order, wall = [], {}
+for line in open(os.path.join(out, "wall.txt")):
+    run, seconds = line.split()
+    order.append(run)
+    wall[run] = float(seconds)
 runs = {}
-for run in ("before", "after"):
-    path = os.path.join(out, run, "report.json")
-    if not os.path.exists(path):
-        continue
-    report = json.load(open(path))
+for run in order:
+    report = json.load(open(os.path.join(out, run, "report.json")))
     requests = [json.loads(l) for l in open(os.path.join(out, run + ".requests.jsonl"))]
-    per_dispatch = {}
     seen, cacheable = set(), 0
     for r in sorted(requests, key=lambda r: r["start"]):
         if r["system_sha256"] in seen:
             cacheable += r["system_bytes"] // 4
         seen.add(r["system_sha256"])
+    per_dispatch = collections.defaultdict(int)
     for r in requests:
-        d = per_dispatch.setdefault(r["dispatch"], {"requests": 0, "prompt": 0})
-        d["requests"] += 1
-        d["prompt"] += (r["system_bytes"] + r["user_bytes"]) // 4
-    outcome = {}
+        per_dispatch[r["dispatch"]] += (r["system_bytes"] + r["user_bytes"]) // 4
+    outcome, statuses = {}, collections.Counter()
     for d in report["dispatches"]:
         c = d["candidates"]
         best = d.get("unverified_best")
-        outcome[d["signature"]] = (c[d["winner"]].get("script_hash"),
-                                   c[best].get("script_hash") if best is not None else None)
+        outcome[d["signature"]] = [c[d["winner"]].get("script_hash"),
+                                   c[best].get("script_hash") if best is not None else None]
+        if "tuned_as" not in d:
+            statuses.update(x["status"] for x in c if x["source"] == "llm")
+    prompt = sum(per_dispatch.values())
     runs[run] = {
-        "wall_s": float(wall[run]),
+        "wall_s": wall[run],
         "requests": len(requests),
         "dispatches_asked": len(per_dispatch),
-        "prompt_tokens": sum((r["system_bytes"] + r["user_bytes"]) // 4 for r in requests),
+        "prompt_tokens": prompt,
         "prefix_cacheable_tokens": cacheable,
-        "max_prompt_tokens_per_dispatch": max(d["prompt"] for d in per_dispatch.values()),
-        "mean_prompt_tokens_per_dispatch": sum(d["prompt"] for d in per_dispatch.values()) // len(per_dispatch),
+        "mean_prompt_tokens_per_dispatch": prompt // len(per_dispatch),
+        "max_prompt_tokens_per_dispatch": max(per_dispatch.values()),
         "mean_system_bytes": sum(r["system_bytes"] for r in requests) // len(requests),
         "mean_user_bytes": sum(r["user_bytes"] for r in requests) // len(requests),
         "distinct_system_prompts": len(set(r["system_sha256"] for r in requests)),
+        "llm_statuses": dict(statuses),
         "outcome": outcome,
     }
-json.dump(runs, open(os.path.join(out, "results.json"), "w"), indent=1, default=list)
-print("| run | wall (s) | requests | dispatches asked | distinct system prompts | prompt tokens / dispatch (mean, max) | share a prefix cache serves | system / user bytes per request |")
-print("|---|---|---|---|---|---|---|---|")
-for run, r in runs.items():
-    share = "%d%%" % (100 * r["prefix_cacheable_tokens"] / r["prompt_tokens"])
-    print("| %s | %.0f | %d | %d | %d | %d, %d | %s | %d / %d |" % (
-        run, r["wall_s"], r["requests"], r["dispatches_asked"], r["distinct_system_prompts"],
-        r["mean_prompt_tokens_per_dispatch"], r["max_prompt_tokens_per_dispatch"], share,
-        r["mean_system_bytes"], r["mean_user_bytes"]))
-if len(runs) == 2:
-    same = runs["before"]["outcome"] == runs["after"]["outcome"]
-    print()
-    print("Same winner and same best unverified script for every signature: %s" % ("yes" if same else "NO"))
-    print("After / before wall time: %.3f" % (runs["after"]["wall_s"] / runs["before"]["wall_s"]))
+json.dump(runs, open(os.path.join(out, "results.json"), "w"), indent=1)
+first = order[0]
+print("| run | wall (s) | x first | requests | dispatches asked | distinct system prompts | prompt tokens / dispatch (mean, max) | prefix-cacheable | system / user bytes a request | LLM candidates' statuses | same winners as %s |" % first)
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+for run in order:
+    r = runs[run]
+    st = ", ".join("%s %d" % kv for kv in sorted(r["llm_statuses"].items()))
+    print("| %s | %.0f | %.3f | %d | %d | %d | %d, %d | %d%% | %d / %d | %s | %s |" % (
+        run, r["wall_s"], r["wall_s"] / runs[first]["wall_s"], r["requests"],
+        r["dispatches_asked"], r["distinct_system_prompts"],
+        r["mean_prompt_tokens_per_dispatch"], r["max_prompt_tokens_per_dispatch"],
+        100 * r["prefix_cacheable_tokens"] // r["prompt_tokens"],
+        r["mean_system_bytes"], r["mean_user_bytes"], st,
+        "yes" if r["outcome"] == runs[first]["outcome"] else "NO"))
