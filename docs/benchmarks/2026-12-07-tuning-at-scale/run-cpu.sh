@@ -5,7 +5,10 @@
 # sequential tuner (BEFORE_OPT) and once with the concurrent one
 # (AFTER_OPT), and writes wall times, tokens and winners to OUT/table.md and
 # OUT/results.json. measure=off: no GPU here (measure-gpu.sh times the
-# candidates on one). Usage: run-cpu.sh BEFORE_OPT AFTER_OPT OUT
+# candidates on one). REPLIES=replies-v2 answers from the replies to the
+# current prompts; RUNS names the runs ("before" uses BEFORE_OPT, any other
+# AFTER_OPT); runs add to OUT/wall.txt, so several calls fill one table.
+# Usage: [REPLIES=replies] [RUNS="after before"] run-cpu.sh BEFORE_OPT AFTER_OPT OUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -13,8 +16,9 @@ before=$1 after=$2 out=$3
 mkdir -p "$out"
 # The sequential tuner asks for every dispatch, twins included; a twin's
 # prompt differs from its first's only in the name, so it gets its replies.
-replies=$out/replies
-rm -rf "$replies" && cp -r "$here/replies" "$replies"
+set_name=${REPLIES:-replies}
+replies=$out/$set_name
+rm -rf "$replies" && cp -r "$here/$set_name" "$replies"
 for m in 1 32 256 4096; do
   cp -r "$replies/qwen_m${m}_d1" "$replies/qwen_m${m}_d2" # v_proj as k_proj
   cp -r "$replies/qwen_m${m}_d0" "$replies/qwen_m${m}_d3" # o_proj as q_proj
@@ -22,8 +26,8 @@ for m in 1 32 256 4096; do
 done
 common="model=stand-in rounds=3 candidates=4 measure=off target=sm_90a cache-dir=off"
 for run in ${RUNS:-after before}; do
-  opt=$before
-  [ "$run" = after ] && opt=$after
+  opt=$after
+  [ "$run" = before ] && opt=$before
   rm -f "$out/$run.requests.jsonl" "$out/$run.state"
   printf '#!/bin/sh\nexec python3 %s/utils/llm/replay-provider.py %s --delay %s --log %s --state %s\n' \
     "$root" "$replies" "${DELAY:-20}" "$out/$run.requests.jsonl" \
@@ -34,8 +38,8 @@ for run in ${RUNS:-after before}; do
     --llm-schedule="endpoint=command:$out/$run.provider $common artifacts-dir=$out/$run" \
     -o "$out/$run.mlir" 2> "$out/$run.err"
   end=$(date +%s.%N)
-  python3 -c "import sys; print(sys.argv[1], round(float(sys.argv[3]) - float(sys.argv[2]), 1))" \
-    "$run" "$start" "$end" >> "$out/wall.txt"
+  python3 -c "import sys; print(sys.argv[1], round(float(sys.argv[3]) - float(sys.argv[2]), 1), sys.argv[4])" \
+    "$run" "$start" "$end" "$set_name" >> "$out/wall.txt"
 done
 python3 "$here/summarize.py" "$out" > "$out/table.md"
 cat "$out/table.md"

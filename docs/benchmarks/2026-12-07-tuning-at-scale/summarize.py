@@ -4,7 +4,8 @@ requests, prompt tokens per tuned dispatch (bytes / 4, as
 replay-provider.py estimates them) and the share a provider's prefix cache
 would serve (system prompts sent before), the status of every LLM
 candidate, and whether each run ends every dispatch with the same winner and
-the same best unverified script as the first run. Writes OUT/results.json;
+the same best unverified script as the first run that was answered from
+the same replies (REPLIES in OUT/wall.txt's third column). Writes OUT/results.json;
 prints the Markdown table. Usage: summarize.py OUT"""
 import collections
 import json
@@ -13,10 +14,12 @@ import sys
 
 out = sys.argv[1]
 order, wall = [], {}
+replies = {}
 for line in open(os.path.join(out, "wall.txt")):
-    run, seconds = line.split()
+    run, seconds, *rest = line.split()
     order.append(run)
     wall[run] = float(seconds)
+    replies[run] = rest[0] if rest else "replies"
 runs = {}
 for run in order:
     report = json.load(open(os.path.join(out, run, "report.json")))
@@ -33,6 +36,9 @@ for run in order:
     for d in report["dispatches"]:
         c = d["candidates"]
         best = d.get("unverified_best")
+        # A twin's script names the twin: compare the first of a signature.
+        if d["signature"] in outcome:
+            continue
         outcome[d["signature"]] = [c[d["winner"]].get("script_hash"),
                                    c[best].get("script_hash") if best is not None else None]
         if "tuned_as" not in d:
@@ -54,15 +60,17 @@ for run in order:
     }
 json.dump(runs, open(os.path.join(out, "results.json"), "w"), indent=1)
 first = order[0]
-print("| run | wall (s) | x first | requests | dispatches asked | distinct system prompts | prompt tokens / dispatch (mean, max) | prefix-cacheable | system / user bytes a request | LLM candidates' statuses | same winners as %s |" % first)
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| run | replies | wall (s) | x %s | requests | dispatches asked | distinct system prompts | prompt tokens / dispatch (mean, max) | prefix-cacheable | system / user bytes a request | LLM candidates' statuses | same winners as the first run with its replies |" % first)
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for run in order:
     r = runs[run]
+    base = next(o for o in order if replies[o] == replies[run])
     st = ", ".join("%s %d" % kv for kv in sorted(r["llm_statuses"].items()))
-    print("| %s | %.0f | %.3f | %d | %d | %d | %d, %d | %d%% | %d / %d | %s | %s |" % (
-        run, r["wall_s"], r["wall_s"] / runs[first]["wall_s"], r["requests"],
+    print("| %s | %s | %.0f | %.3f | %d | %d | %d | %d, %d | %d%% | %d / %d | %s | %s |" % (
+        run, replies[run], r["wall_s"], r["wall_s"] / runs[first]["wall_s"], r["requests"],
         r["dispatches_asked"], r["distinct_system_prompts"],
         r["mean_prompt_tokens_per_dispatch"], r["max_prompt_tokens_per_dispatch"],
         100 * r["prefix_cacheable_tokens"] // r["prompt_tokens"],
         r["mean_system_bytes"], r["mean_user_bytes"], st,
-        "yes" if r["outcome"] == runs[first]["outcome"] else "NO"))
+        "(first)" if base == run else
+        "yes" if r["outcome"] == runs[base]["outcome"] else "NO"))
