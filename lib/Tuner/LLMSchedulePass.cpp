@@ -146,14 +146,14 @@ LogicalResult Tuner::run(ModuleOp module,
   // The system prompt is the same for every request of the run, so that
   // providers' prefix caches hit; what is specific to a dispatch goes in
   // the user message.
-  std::map<std::string, std::string> runValues = {
+  const std::map<std::string, std::string> runValues = {
       {"TARGET_FACTS", targetText()},
       {"ROUNDS", std::to_string(rounds)},
       {"CANDIDATES", std::to_string(candidates)},
       {"ALLOWED_OPS", systemOpReference(templates.allowedOps, *info)}};
   systemPrompt = fillTemplate(templates.system, runValues);
   if (!StringRef(templates.system).contains("{{ALLOWED_OPS}}"))
-    systemPrompt += "\n\n" + runValues["ALLOWED_OPS"];
+    systemPrompt += "\n\n" + runValues.at("ALLOWED_OPS");
 
   // What reads the IR or the database happens here, on this thread.
   ModuleOp schedules = getSchedulesModule(module, /*create=*/false);
@@ -224,22 +224,6 @@ LogicalResult Tuner::run(ModuleOp module,
 
   for (DispatchRecord &record : records) {
     func::FuncOp dispatch = record.dispatch;
-    // An LLM script ships only after a GPU ran it against the reference:
-    // without one, the winner from before the LLM rounds stays.
-    if (!record.sameAs && !measurement.enabled) {
-      size_t beforeLLM = 0;
-      for (size_t i = 0; i < record.candidates.size(); ++i)
-        if (record.candidates[i].source != "llm" &&
-            rankOf(record.candidates[i]) < rankOf(record.candidates[beforeLLM]))
-          beforeLLM = i;
-      if (record.winner != beforeLLM) {
-        record.unverifiedBest = record.winner;
-        record.winner = beforeLLM;
-      }
-    } else if (record.sameAs) {
-      record.unverifiedBest = records[*record.sameAs].unverifiedBest;
-      record.winner = records[*record.sameAs].winner;
-    }
     const Candidate &win = record.candidates[record.winner];
     if (measurement.enabled && !win.ok()) {
       // Never hand out a kernel the GPU just showed to be wrong.

@@ -37,11 +37,17 @@ static std::string builtinSchedule(func::FuncOp dispatch, ModuleOp schedules) {
   return printSchedule(dispatch, schedules);
 }
 
-/// The index of the best-ranked candidate: the first of the lowest rank.
-static size_t bestIndex(const std::vector<Candidate> &candidates) {
+/// The index of the best-ranked candidate that `eligible` accepts: the
+/// first of the lowest rank. Candidate 0, the built-in schedule, stands
+/// when none beats it.
+static size_t bestIndex(
+    const std::vector<Candidate> &candidates,
+    llvm::function_ref<bool(const Candidate &)> eligible =
+        [](const Candidate &) { return true; }) {
   size_t best = 0;
   for (size_t i = 1; i < candidates.size(); ++i)
-    if (rankOf(candidates[i]) < rankOf(candidates[best]))
+    if (eligible(candidates[i]) &&
+        rankOf(candidates[i]) < rankOf(candidates[best]))
       best = i;
   return best;
 }
@@ -154,8 +160,19 @@ void Tuner::tuneDispatch(DispatchRecord &record) {
     record.candidates.push_back(std::move(results[i]));
   }
   record.winner = bestIndex(record.candidates);
-  if (client)
-    tuneWithLLM(record);
+  if (!client)
+    return;
+  tuneWithLLM(record);
+  // An LLM script ships only after a GPU ran it against the reference:
+  // without one, the winner from before the LLM rounds stays.
+  if (measurement.enabled)
+    return;
+  size_t beforeLLM = bestIndex(
+      record.candidates, [](const Candidate &c) { return c.source != "llm"; });
+  if (record.winner != beforeLLM) {
+    record.unverifiedBest = record.winner;
+    record.winner = beforeLLM;
+  }
 }
 
 /// Shows progress on a terminal, one line per event; quiet otherwise.
@@ -203,7 +220,6 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
       {"SEQUENCE_NAME", record.name},
       {"DISPATCH_IR", record.promptIR},
       {"PROBLEM", problemText(record)},
-      {"TARGET_FACTS", targetText()},
       {"ROOFLINE", llvm::formatv("{0:f4} ms (FLOPs over peak or bytes over "
                                  "bandwidth, whichever is larger)",
                                  rooflineMs(record.problem, *info))
