@@ -8,6 +8,7 @@
 #include "vibegemm/Runtime/Isolation.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -163,40 +164,39 @@ mlir::vibegemm::runtime::findToolBeside(llvm::StringRef tool,
   return std::nullopt;
 }
 
-bool mlir::vibegemm::runtime::probeGpuIsolated(llvm::StringRef runner,
-                                         std::string &description) {
+/// Runs `runner FLAG` (a query that needs no plan) in a child; `text`
+/// gets its trimmed output, or why it gave none. Returns its exit code.
+static int queryRunner(llvm::StringRef runner, llvm::StringRef flag,
+                       size_t limit, std::string &text) {
   TempFile out(".out");
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(out.path), llvm::StringRef(out.path)};
   std::string errMsg;
-  int rc = llvm::sys::ExecuteAndWait(runner, {runner, "--probe"}, std::nullopt,
+  int rc = llvm::sys::ExecuteAndWait(runner, {runner, flag}, std::nullopt,
                                      redirects, 60, 0, &errMsg);
-  description = llvm::StringRef(out.read(1000)).trim().str();
+  text = llvm::StringRef(out.read(limit)).trim().str();
+  if (text.empty() && rc != 0)
+    text = errMsg.empty() ? "the GPU probe failed" : errMsg;
+  return rc;
+}
+
+bool mlir::vibegemm::runtime::probeGpuIsolated(llvm::StringRef runner,
+                                               std::string &description) {
+  int rc = queryRunner(runner, "--probe", 1000, description);
   if (description.empty())
-    description = errMsg.empty() ? "the GPU probe failed" : errMsg;
+    description = "the GPU probe failed";
   return rc == 0;
 }
 
 bool mlir::vibegemm::runtime::listGpusIsolated(llvm::StringRef runner,
                                                std::vector<std::string> &names,
                                                std::string &whyNot) {
-  TempFile out(".out");
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                llvm::StringRef(out.path),
-                                                llvm::StringRef(out.path)};
-  std::string errMsg;
-  int rc = llvm::sys::ExecuteAndWait(runner, {runner, "--list-devices"},
-                                     std::nullopt, redirects, 60, 0, &errMsg);
-  std::string text = out.read(64 * 1024);
-  if (rc != 0) {
-    whyNot = llvm::StringRef(text).trim().str();
-    if (whyNot.empty())
-      whyNot = errMsg.empty() ? "the GPU probe failed" : errMsg;
+  std::string text;
+  if (queryRunner(runner, "--list-devices", 64 * 1024, text) != 0) {
+    whyNot = text;
     return false;
   }
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef line : lines)
+  for (llvm::StringRef line : llvm::split(text, '\n'))
     if (!line.trim().empty())
       names.push_back(line.trim().str());
   return !names.empty();
