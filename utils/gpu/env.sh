@@ -1,22 +1,28 @@
 # Sourced by the GPU scripts (repo root, carrying .dist and build/bin):
-# unpacks the carried MLIR libraries once, puts CUDA on PATH, and points
+# unpacks the carried library archives once, puts CUDA on PATH, and points
 # vibegemm-run at a libcublas when the default search finds none (PyTorch
 # wheels keep theirs in site-packages/nvidia/*/lib).
-# The archive comes whole, or in parts over consecutive calls on one warm
-# machine (carry .dist/vibegemm-libs.tar.xz.part-0 and .parts, then part-1...).
-pack=.dist/vibegemm-libs.tar.xz
+# Each .dist/*libs*.tar.xz (utils/dist/package-libs.sh) unpacks into
+# /tmp/vg/lib once per machine, so consecutive calls on one warm machine can
+# carry different archives (run-libs.tar.xz for vibegemm-run, then the rest
+# vibegemm-opt needs), or one archive in parts (NAME.part-N and NAME.parts).
 mkdir -p /tmp/vg/parts
-for part in "$pack".part-*; do [ -e "$part" ] && cp "$part" /tmp/vg/parts/; done
-if [ ! -d /tmp/vg/lib ]; then
-  if [ -e "$pack" ]; then
-    tar -C /tmp/vg -xJf "$pack"
-  elif [ -e "$pack.parts" ] &&
-       [ "$(ls /tmp/vg/parts | wc -l)" -ge "$(cat "$pack.parts")" ]; then
-    cat /tmp/vg/parts/* | tar -C /tmp/vg -xJf -
+for part in .dist/*libs*.tar.xz.part-*; do [ -e "$part" ] && cp "$part" /tmp/vg/parts/; done
+for pack in .dist/*libs*.tar.xz; do
+  [ -e "$pack" ] || continue
+  name=$(basename "$pack")
+  [ -e "/tmp/vg/.unpacked-$name" ] || { tar -C /tmp/vg -xJf "$pack" && touch "/tmp/vg/.unpacked-$name"; }
+done
+for count in .dist/*libs*.tar.xz.parts; do
+  [ -e "$count" ] || continue
+  name=$(basename "$count" .parts)
+  [ -e "/tmp/vg/.unpacked-$name" ] && continue
+  if [ "$(ls /tmp/vg/parts/"$name".part-* | wc -l)" -ge "$(cat "$count")" ]; then
+    cat /tmp/vg/parts/"$name".part-* | tar -C /tmp/vg -xJf - && touch "/tmp/vg/.unpacked-$name"
   else
-    echo "env.sh: library parts so far: $(ls /tmp/vg/parts | tr '\n' ' ')"
+    echo "env.sh: $name: parts so far: $(ls /tmp/vg/parts | tr '\n' ' ')"
   fi
-fi
+done
 export LD_LIBRARY_PATH=/tmp/vg/lib PATH=/usr/local/cuda/bin:$PATH
 if ! ldconfig -p | grep -q 'libcublas\.so\.1[23]' &&
    [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ] &&

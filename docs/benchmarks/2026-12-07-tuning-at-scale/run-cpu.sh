@@ -24,7 +24,7 @@ for m in 1 32 256 4096; do
   cp -r "$replies/qwen_m${m}_d0" "$replies/qwen_m${m}_d3" # o_proj as q_proj
   cp -r "$replies/qwen_m${m}_d4" "$replies/qwen_m${m}_d5" # up_proj as gate_proj
 done
-common="model=stand-in rounds=3 candidates=4 measure=off target=sm_90a cache-dir=off"
+common="model=stand-in rounds=3 candidates=4 measure=${MEASURE:-off} target=sm_90a cache-dir=off"
 for run in ${RUNS:-after before}; do
   opt=$after
   [ "$run" = before ] && opt=$before
