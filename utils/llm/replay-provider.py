@@ -13,6 +13,10 @@ request with no recorded reply fails (exit 1), as an LLM error would.
                start and end (Unix time), prompt bytes
   --state FILE remember the system prompts already sent, to report them as
                cached the way a provider's prefix cache would
+  --record DIR for a request with no recorded reply, keep its prompts
+               (DIR/<dispatch>/r<round>-c<candidate>.md, the system prompt
+               once as DIR/system-<sha256>.md), so a stand-in can answer
+               them and a later run replay the next round
 
 Token counts in `usage` are estimates, bytes / 4 (there is no tokenizer
 here); cached_tokens counts a system prompt seen before in this state file.
@@ -28,6 +32,15 @@ import sys
 import time
 
 
+def record(path, text):
+    """Writes `text` to `path` whole (concurrent providers share DIR)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("replies")
@@ -35,6 +48,7 @@ def main():
     parser.add_argument("--delays")
     parser.add_argument("--log")
     parser.add_argument("--state")
+    parser.add_argument("--record")
     args = parser.parse_args()
 
     start = time.time()
@@ -78,6 +92,11 @@ def main():
                 "user_bytes": len(user.encode()),
                 "system_sha256": hashlib.sha256(system.encode()).hexdigest(),
                 "replied": os.path.exists(path)}) + "\n")
+    if not os.path.exists(path) and args.record:
+        digest = hashlib.sha256(system.encode()).hexdigest()
+        record(os.path.join(args.record, "system-%s.md" % digest), system)
+        record(os.path.join(args.record, key[0], "r%d-c%d.md" % key[1:]),
+               "<!-- system prompt: system-%s.md -->\n%s" % (digest, user))
     if not os.path.exists(path):
         sys.stderr.write("replay-provider: no recorded reply %s\n" % path)
         return 1

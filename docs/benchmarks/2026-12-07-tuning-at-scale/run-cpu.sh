@@ -8,6 +8,7 @@
 # candidates on one). REPLIES=replies-v2 answers from the replies to the
 # current prompts; RUNS names the runs ("before" uses BEFORE_OPT, any other
 # AFTER_OPT); runs add to OUT/wall.txt, so several calls fill one table.
+# Prompts that found no recorded reply are kept in OUT/<run>.unanswered.
 # Usage: [REPLIES=replies] [RUNS="after before"] run-cpu.sh BEFORE_OPT AFTER_OPT OUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,9 +30,9 @@ for run in ${RUNS:-after before}; do
   opt=$after
   [ "$run" = before ] && opt=$before
   rm -f "$out/$run.requests.jsonl" "$out/$run.state"
-  printf '#!/bin/sh\nexec python3 %s/utils/llm/replay-provider.py %s --delay %s --log %s --state %s\n' \
+  printf '#!/bin/sh\nexec python3 %s/utils/llm/replay-provider.py %s --delay %s --log %s --state %s --record %s\n' \
     "$root" "$replies" "${DELAY:-20}" "$out/$run.requests.jsonl" \
-    "$out/$run.state" > "$out/$run.provider"
+    "$out/$run.state" "$out/$run.unanswered" > "$out/$run.provider"
   chmod +x "$out/$run.provider"
   start=$(date +%s.%N)
   "$opt" "$here/qwen2.5-7b-linears.mlir" \
