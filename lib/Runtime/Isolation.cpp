@@ -38,6 +38,8 @@ mlir::vibegemm::runtime::runOptionsToArgs(const RunOptions &o) {
     args.push_back("--verify-only");
   if (o.compareCublas)
     args.push_back("--compare=cublas");
+  for (const auto &[name, value] : o.sizes)
+    args.push_back("--dim=" + name + "=" + std::to_string(value));
   return args;
 }
 

@@ -1,12 +1,15 @@
-//===- Plan.cpp - Launch plan v1, read and validated ----------------------===//
+//===- Plan.cpp - Launch plans (v1, v2), read and validated ---------------===//
 //
 // Every field is checked before any GPU work: a plan is as untrusted as the
-// kernels it launches.
+// kernels it launches. A version 2 plan declares run-time sizes; its
+// integer fields may be expressions of them, evaluated here once the sizes
+// are bound, so the rest of the runtime sees a plain, concrete plan.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Runtime/Plan.h"
 #include "vibegemm/Runtime/PtxSignature.h"
+#include "vibegemm/Runtime/SizeExpr.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -135,15 +138,19 @@ namespace {
 /// Collects the first error with the plan's path and the JSON location.
 class PlanParser {
 public:
-  explicit PlanParser(llvm::StringRef path) : path(path.str()) {}
+  PlanParser(llvm::StringRef path, const SizeBindings &bound)
+      : path(path.str()), bound(bound) {}
 
   llvm::Expected<Plan> parse(const json::Value &doc) {
     const json::Object *root = doc.getAsObject();
     if (!root)
       return fail("the plan is not a JSON object");
-    if (root->getInteger("version") != 1)
-      return fail("unsupported plan version (expected \"version\": 1)");
+    std::optional<int64_t> version = root->getInteger("version");
+    if (version != 1 && version != 2)
+      return fail("unsupported plan version (expected \"version\": 1 or 2)");
     Plan plan;
+    if (!bindSizes(*root, *version, plan))
+      return error();
     plan.path = path;
     llvm::SmallString<256> dir(path);
     llvm::sys::path::remove_filename(dir);
@@ -164,8 +171,16 @@ public:
         return fail("\"f32_precision\" must be \"tf32\" or \"3xtf32\", not \"" +
                     precision->str() + "\"");
     }
-    if (std::optional<double> flops = root->getNumber("flops"))
-      plan.flops = *flops;
+    if (const json::Value *flops = root->get("flops")) {
+      if (flops->kind() == json::Value::String) {
+        std::optional<int64_t> value = integer(flops, "flops");
+        if (!value)
+          return error();
+        plan.flops = static_cast<double>(*value);
+      } else {
+        plan.flops = flops->getAsNumber().value_or(0);
+      }
+    }
 
     const json::Array *buffers = root->getArray("buffers");
     if (!buffers || buffers->empty())
@@ -241,7 +256,8 @@ private:
     // Scratch is sized in bytes; a shape and dtype, when given, must agree
     // (tensor maps over scratch need them).
     if (buffer.kind == PlanBuffer::Kind::Scratch) {
-      std::optional<int64_t> bytes = obj->getInteger("bytes");
+      std::optional<int64_t> bytes =
+          integer(obj->get("bytes"), where + ".bytes");
       if (!bytes || *bytes <= 0 || *bytes > kMaxBytes)
         return setError(where + ": scratch needs 0 < \"bytes\" <= 2^40");
       buffer.bytes = *bytes;
@@ -263,8 +279,9 @@ private:
     if (!shape)
       return setError(where + ": missing \"shape\"");
     int64_t elements = 1;
-    for (const json::Value &dim : *shape) {
-      std::optional<int64_t> d = dim.getAsInteger();
+    for (auto [i, dim] : llvm::enumerate(*shape)) {
+      std::optional<int64_t> d =
+          integer(&dim, llvm::formatv("{0}.shape[{1}]", where, i));
       if (!d || *d <= 0 || *d > kMaxBytes)
         return setError(where + ": shape dimensions must be positive "
                                 "integers");
@@ -306,7 +323,8 @@ private:
     if (!arr || arr->size() != 3)
       return setError(where + ": \"" + key.str() + "\" needs 3 integers");
     for (int i = 0; i < 3; ++i) {
-      std::optional<int64_t> d = (*arr)[i].getAsInteger();
+      std::optional<int64_t> d =
+          integer(&(*arr)[i], llvm::formatv("{0}.{1}[{2}]", where, key, i));
       if (!d || *d <= 0 || *d > 0x7fffffff)
         return setError(where + ": \"" + key.str() +
                         "\" entries must be positive");
@@ -367,12 +385,18 @@ private:
         if (!plan.find(*name))
           return setError(argWhere + ": unknown buffer '" + name->str() + "'");
         arg.buffer = name->str();
-      } else if (std::optional<int64_t> v = argObj->getInteger("i64")) {
+      } else if (const json::Value *v = argObj->get("i64")) {
+        std::optional<int64_t> value = integer(v, argWhere + ".i64");
+        if (!value)
+          return setError(argWhere + ": \"i64\" must be an integer");
         arg.kind = PlanArg::Kind::I64;
-        arg.intValue = *v;
-      } else if (std::optional<int64_t> v = argObj->getInteger("i32")) {
+        arg.intValue = *value;
+      } else if (const json::Value *v = argObj->get("i32")) {
+        std::optional<int64_t> value = integer(v, argWhere + ".i32");
+        if (!value || *value < INT32_MIN || *value > INT32_MAX)
+          return setError(argWhere + ": \"i32\" must be a 32-bit integer");
         arg.kind = PlanArg::Kind::I32;
-        arg.intValue = *v;
+        arg.intValue = *value;
       } else if (std::optional<double> v = argObj->getNumber("f32")) {
         arg.kind = PlanArg::Kind::F32;
         arg.floatValue = *v;
@@ -496,10 +520,14 @@ private:
     std::string where = key.str();
     if (key == "reference" && obj.getString("kind") != "gemm")
       return setError("reference: only \"kind\": \"gemm\" is understood");
-    gemm.batch = obj.getInteger("batch").value_or(1);
-    gemm.m = obj.getInteger("m").value_or(0);
-    gemm.n = obj.getInteger("n").value_or(0);
-    gemm.k = obj.getInteger("k").value_or(0);
+    auto size = [&](llvm::StringRef name, int64_t absent) {
+      const json::Value *v = obj.get(name);
+      return v ? integer(v, where + "." + name.str()).value_or(0) : absent;
+    };
+    gemm.batch = size("batch", 1);
+    gemm.m = size("m", 0);
+    gemm.n = size("n", 0);
+    gemm.k = size("k", 0);
     gemm.transposeA = obj.getBoolean("transpose_a").value_or(false);
     gemm.transposeB = obj.getBoolean("transpose_b").value_or(false);
     if (gemm.batch <= 0 || gemm.m <= 0 || gemm.n <= 0 || gemm.k <= 0)
@@ -523,6 +551,69 @@ private:
            operand("c", gemm.c, gemm.m, gemm.n);
   }
 
+  /// Version 2: the plan's "sizes" ({"M": {"min": 1, "max": 4096}}), each
+  /// bound in its range by the caller; version 1 takes no bindings.
+  bool bindSizes(const json::Object &root, int64_t version, Plan &plan) {
+    const json::Object *declared = root.getObject("sizes");
+    if (version == 1) {
+      if (declared)
+        return setError("\"sizes\" needs \"version\": 2");
+      if (!bound.empty())
+        return setError("the plan has no run-time sizes; --dim " +
+                        bound.begin()->first + " does not apply");
+      return true;
+    }
+    if (!declared || declared->empty())
+      return setError("a version 2 plan needs \"sizes\", its run-time "
+                      "sizes ({\"M\": {\"min\": 1, \"max\": 4096}})");
+    for (const auto &[name, range] : bound)
+      if (!declared->get(name))
+        return setError("the plan has no run-time size '" + name + "'; --dim " +
+                        name + " does not apply");
+    for (const auto &[key, value] : *declared) {
+      std::string name = key.str(), where = "sizes." + name;
+      const json::Object *range = value.getAsObject();
+      std::optional<int64_t> min =
+          range ? range->getInteger("min") : std::nullopt;
+      std::optional<int64_t> max =
+          range ? range->getInteger("max") : std::nullopt;
+      if (!min || !max || *min < 1 || *max < *min)
+        return setError(where + ": needs integers 1 <= \"min\" <= \"max\"");
+      auto it = bound.find(name);
+      if (it == bound.end())
+        return setError(llvm::formatv("the plan has the run-time size '{0}' "
+                                      "({1}..{2}); give it with --dim {0}=N",
+                                      name, *min, *max));
+      if (it->second < *min || it->second > *max)
+        return setError(llvm::formatv("--dim {0}={1} is outside the plan's "
+                                      "range {2}..{3}",
+                                      name, it->second, *min, *max));
+      plan.sizes[name] = it->second;
+    }
+    sizes = plan.sizes;
+    expressions = true;
+    return true;
+  }
+
+  /// An integer field: a JSON integer or, in a version 2 plan, an
+  /// expression of its sizes. An expression's error is the one reported.
+  std::optional<int64_t> integer(const json::Value *value,
+                                 const std::string &where) {
+    if (!value)
+      return std::nullopt;
+    if (std::optional<int64_t> v = value->getAsInteger())
+      return v;
+    std::optional<llvm::StringRef> text = value->getAsString();
+    if (!text || !expressions)
+      return std::nullopt;
+    llvm::Expected<int64_t> v = evaluateSizeExpr(*text, sizes);
+    if (!v) {
+      setError(where + ": " + llvm::toString(v.takeError()));
+      return std::nullopt;
+    }
+    return *v;
+  }
+
   bool setError(const std::string &message) {
     if (firstError.empty())
       firstError = message;
@@ -538,17 +629,23 @@ private:
   }
 
   std::string path, firstError;
+  const SizeBindings &bound;
+  SizeBindings sizes;
+  bool expressions = false;
   llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> ptxTexts;
 };
 
 } // namespace
 
-llvm::Expected<Plan> mlir::vibegemm::runtime::parsePlan(const json::Value &doc,
-                                                  llvm::StringRef path) {
-  return PlanParser(path).parse(doc);
+llvm::Expected<Plan>
+mlir::vibegemm::runtime::parsePlan(const json::Value &doc, llvm::StringRef path,
+                                   const SizeBindings &sizes) {
+  return PlanParser(path, sizes).parse(doc);
 }
 
-llvm::Expected<Plan> mlir::vibegemm::runtime::loadPlan(llvm::StringRef path) {
+llvm::Expected<Plan>
+mlir::vibegemm::runtime::loadPlan(llvm::StringRef path,
+                                  const SizeBindings &sizes) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return llvm::createStringError(buffer.getError(),
@@ -559,5 +656,5 @@ llvm::Expected<Plan> mlir::vibegemm::runtime::loadPlan(llvm::StringRef path) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         path + ": not valid JSON: " + llvm::toString(doc.takeError()));
-  return parsePlan(*doc, path);
+  return parsePlan(*doc, path, sizes);
 }

@@ -46,6 +46,12 @@ json::Object Run::execute() {
                       {"seed", static_cast<int64_t>(opts.seed)},
                       {"flops", plan.flops},
                       {"bytes", static_cast<int64_t>(plan.ioBytes())}};
+  if (!plan.sizes.empty()) {
+    json::Object sizes;
+    for (const auto &[name, value] : plan.sizes)
+      sizes[name] = value;
+    result["sizes"] = std::move(sizes);
+  }
   Outcome o = go(result);
   // Where the wall time went (host checks of large outputs take seconds).
   lap("");
@@ -243,7 +249,7 @@ int Run::addRotationSets(int wanted) {
 
 json::Object mlir::vibegemm::runtime::runPlanInProcess(llvm::StringRef planPath,
                                                  const RunOptions &options) {
-  llvm::Expected<Plan> plan = loadPlan(planPath);
+  llvm::Expected<Plan> plan = loadPlan(planPath, options.sizes);
   if (!plan)
     return json::Object{{"tool", "vibegemm-run"},
                         {"version", 1},

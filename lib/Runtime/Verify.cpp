@@ -40,7 +40,7 @@ std::string indexString(const PlanBuffer &b, size_t flat) {
 Outcome Run::chooseReference(json::Object &result) {
   if (!plan.referencePlan.empty() && opts.reference != ReferenceMode::Cublas &&
       opts.reference != ReferenceMode::None) {
-    llvm::Expected<Plan> ref = loadPlan(plan.referencePlan);
+    llvm::Expected<Plan> ref = loadPlan(plan.referencePlan, plan.sizes);
     if (!ref)
       return fail(kStatusPlanError,
                   "reference plan: " + llvm::toString(ref.takeError()));

@@ -79,6 +79,16 @@ static cl::opt<bool> noIsolate(
     cl::desc("Run in this process instead of a child (a fault or hang then "
              "takes this process with it)"),
     cl::cat(category));
+static cl::list<std::string>
+    dims("dim",
+         cl::desc("A run-time size of a version 2 plan, as M=37 (repeat for "
+                  "each size)"),
+         cl::value_desc("NAME=N"), cl::cat(category));
+static cl::opt<std::string> sweep(
+    "dims",
+    cl::desc("Run the plan once for each value of one run-time size, each "
+             "verified, as M=1,16,300 (exit: the worst run's)"),
+    cl::value_desc("NAME=N,N,..."), cl::cat(category));
 static cl::opt<std::string>
     resultFile("result-file",
                cl::desc("Write the result object to this file (child mode)"),
@@ -160,18 +170,48 @@ int main(int argc, char **argv) {
                     "PLAN.json)\n";
     return 2;
   }
-  if (validateOnly) {
-    llvm::Expected<Plan> plan = loadPlan(planPath);
-    if (plan && !plan->referencePlan.empty())
-      if (llvm::Expected<Plan> ref = loadPlan(plan->referencePlan); !ref)
-        plan = llvm::Expected<Plan>(ref.takeError());
-    if (!plan) {
-      llvm::errs() << "vibegemm-run: " << llvm::toString(plan.takeError())
+  SizeBindings sizes;
+  for (const std::string &dim : dims)
+    if (llvm::Error err = parseSizeBinding(dim, sizes)) {
+      llvm::errs() << "vibegemm-run: --dim: " << llvm::toString(std::move(err))
                    << "\n";
       return 2;
     }
-    llvm::outs() << planPath << ": valid (" << plan->launches.size()
-                 << " launches, " << plan->buffers.size() << " buffers)\n";
+  // One run per value of the swept size; none swept is one run.
+  std::vector<SizeBindings> runs;
+  if (sweep.empty()) {
+    runs.push_back(sizes);
+  } else {
+    auto [name, list] = llvm::StringRef(sweep).split('=');
+    llvm::SmallVector<llvm::StringRef> values;
+    list.split(values, ',');
+    for (llvm::StringRef value : values) {
+      SizeBindings one = sizes;
+      if (llvm::Error err = parseSizeBinding((name + "=" + value).str(), one)) {
+        llvm::errs() << "vibegemm-run: --dims: "
+                     << llvm::toString(std::move(err)) << "\n";
+        return 2;
+      }
+      runs.push_back(std::move(one));
+    }
+  }
+  if (validateOnly) {
+    for (const SizeBindings &run : runs) {
+      llvm::Expected<Plan> plan = loadPlan(planPath, run);
+      if (plan && !plan->referencePlan.empty())
+        if (llvm::Expected<Plan> ref = loadPlan(plan->referencePlan, run); !ref)
+          plan = llvm::Expected<Plan>(ref.takeError());
+      if (!plan) {
+        llvm::errs() << "vibegemm-run: " << llvm::toString(plan.takeError())
+                     << "\n";
+        return 2;
+      }
+      llvm::outs() << planPath << ": valid";
+      for (const auto &[name, value] : run)
+        llvm::outs() << " at " << name << "=" << value;
+      llvm::outs() << " (" << plan->launches.size() << " launches, "
+                   << plan->buffers.size() << " buffers)\n";
+    }
     return 0;
   }
   if (!compare.empty() && compare != "cublas") {
@@ -188,23 +228,50 @@ int main(int argc, char **argv) {
   options.timeoutSeconds = timeout;
   options.sustainMs = std::max(0.0, double(sustainMs));
 
-  json::Object result;
-  if (noIsolate) {
-    result = runPlanInProcess(planPath, options);
-  } else {
-    std::optional<std::string> self = findRunnerBeside(
-        argv[0], reinterpret_cast<void *>(&printHuman));
+  std::optional<std::string> self;
+  if (!noIsolate) {
+    self = findRunnerBeside(argv[0], reinterpret_cast<void *>(&printHuman));
     if (!self) {
       llvm::errs() << "vibegemm-run: cannot find its own executable\n";
       return 2;
     }
+  }
+  auto runOnce = [&](const SizeBindings &run) {
+    options.sizes = run;
     // The child's own per-step timeout fires first; this backstop catches
     // a child stuck where it cannot poll (in the driver, say).
-    result = runPlanIsolated(*self, planPath, options,
-                             std::max(3 * timeout, timeout + 120));
+    return noIsolate ? runPlanInProcess(planPath, options)
+                     : runPlanIsolated(*self, planPath, options,
+                                       std::max(3 * timeout, timeout + 120));
+  };
+  json::Object result;
+  int code = 0;
+  llvm::StringRef status;
+  if (sweep.empty()) {
+    result = runOnce(runs.front());
+    status = result.getString("status").value_or("fault");
+    code = exitCodeForStatus(status);
+  } else {
+    // A sweep reports each run; its status is the worst run's.
+    json::Array all;
+    for (const SizeBindings &run : runs) {
+      json::Object one = runOnce(run);
+      int oneCode =
+          exitCodeForStatus(one.getString("status").value_or("fault"));
+      if (!printJson)
+        printHuman(one);
+      if (oneCode > code || all.empty()) {
+        code = oneCode;
+        result["status"] = one.getString("status").value_or("fault").str();
+        result["diagnostic"] = one.getString("diagnostic").value_or("").str();
+      }
+      all.push_back(std::move(one));
+    }
+    result["tool"] = "vibegemm-run";
+    result["plan"] = planPath;
+    result["runs"] = std::move(all);
+    status = *result.getString("status");
   }
-  llvm::StringRef status = result.getString("status").value_or("fault");
-  int code = exitCodeForStatus(status);
 
   if (!resultFile.empty()) {
     if (llvm::Error err =
@@ -220,6 +287,8 @@ int main(int argc, char **argv) {
   if (printJson) {
     llvm::outs() << llvm::formatv("{0:2}", json::Value(std::move(result)))
                  << "\n";
+  } else if (!sweep.empty()) {
+    llvm::outs() << "sweep of " << runs.size() << " sizes: " << status << "\n";
   } else if (status == kStatusNoGpu || status == kStatusPlanError) {
     llvm::errs() << "vibegemm-run: "
                  << result.getString("diagnostic").value_or(status) << "\n";

@@ -237,3 +237,87 @@ TEST_F(PlanTest, ScratchMayCarryAShapeForTensorMaps) {
   EXPECT_NE(llvm::toString(wrong.takeError()).find("disagrees"),
             std::string::npos);
 }
+
+namespace {
+
+/// kGood with M rows at run time: shapes, the grid, a scalar, the GEMM's m
+/// and the flops are expressions of M.
+std::string dynamicPlan() {
+  std::string text = kGood;
+  auto swap = [&](std::string from, std::string to) {
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  swap("\"version\": 1,", "\"version\": 2, \"sizes\": {\"M\": {\"min\": 1, "
+                          "\"max\": 4096}},");
+  swap("\"flops\": 128", "\"flops\": \"2 * M * 2 * 8\"");
+  swap("\"shape\": [4, 8]", "\"shape\": [\"M\", 8]");
+  swap("\"shape\": [4, 2]", "\"shape\": [\"M\", 2]");
+  swap("\"grid\": [1, 1, 1]", "\"grid\": [\"ceildiv(M, 64)\", 1, 1]");
+  swap("{\"i64\": 8}", "{\"i64\": \"M * 8\"}");
+  swap("\"m\": 4", "\"m\": \"M\"");
+  return text;
+}
+
+} // namespace
+
+TEST_F(PlanTest, ReadsAVersion2PlanForItsSizes) {
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(dynamicPlan());
+  ASSERT_TRUE(static_cast<bool>(doc));
+  for (int64_t m : {1, 7, 64, 129, 4096}) {
+    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, {{"M", m}});
+    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+    EXPECT_EQ(plan->find("arg0")->shape, (std::vector<int64_t>{m, 8}));
+    EXPECT_EQ(plan->find("res0")->bytes, size_t(m * 2 * 4));
+    EXPECT_EQ(plan->launches[0].grid[0], unsigned((m + 63) / 64));
+    EXPECT_EQ(plan->launches[0].args[3].intValue, m * 8);
+    EXPECT_EQ(plan->gemm->m, m);
+    EXPECT_EQ(plan->flops, 32.0 * m);
+    EXPECT_EQ(plan->sizes.at("M"), m);
+  }
+}
+
+TEST_F(PlanTest, RefusesVersion2PlansWithBadSizes) {
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(dynamicPlan());
+  ASSERT_TRUE(static_cast<bool>(doc));
+  auto expectError = [&](const SizeBindings &sizes, llvm::StringRef message,
+                         llvm::StringRef text = "") {
+    llvm::Expected<llvm::json::Value> other =
+        text.empty() ? llvm::json::Value(*doc) : llvm::json::parse(text);
+    ASSERT_TRUE(static_cast<bool>(other));
+    llvm::Expected<Plan> plan = parsePlan(*other, planPath, sizes);
+    ASSERT_FALSE(static_cast<bool>(plan)) << "accepted: " << message.str();
+    std::string error = llvm::toString(plan.takeError());
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  };
+  expectError({},
+              "has the run-time size 'M' (1..4096); give it with --dim M=N");
+  expectError({{"M", 0}}, "--dim M=0 is outside the plan's range 1..4096");
+  expectError({{"M", 4097}}, "outside the plan's range");
+  expectError({{"M", 4}, {"N", 2}}, "no run-time size 'N'");
+  // Version 1 plans take no sizes.
+  expectError({{"M", 4}}, "the plan has no run-time sizes", kGood);
+  // A bad expression is refused with the entry it stands in.
+  auto withGrid = [&](std::string grid) {
+    std::string text = dynamicPlan();
+    std::string from = "\"ceildiv(M, 64)\"";
+    text.replace(text.find(from), from.size(), grid);
+    return text;
+  };
+  expectError({{"M", 4}},
+              "launches[0].grid[0]: in 'ceildiv(Q, 64)' at column "
+              "9: unknown size 'Q'",
+              withGrid("\"ceildiv(Q, 64)\""));
+  expectError({{"M", 4}},
+              "launches[0].grid[0]: in 'M / 0' at column 6: "
+              "division by zero",
+              withGrid("\"M / 0\""));
+  expectError({{"M", 4}},
+              "launches[0].grid[0]: in 'M +' at column 4: "
+              "expected a number",
+              withGrid("\"M +\""));
+  // An expression that evaluates out of range is refused as a number would be.
+  expectError({{"M", 4}}, "\"grid\" entries must be positive",
+              withGrid("\"M - 4\""));
+}

@@ -1,13 +1,16 @@
-//===- Plan.h - Launch plan v1, read and validated --------------*- C++ -*-===//
+//===- Plan.h - Launch plans, read and validated ----------------*- C++ -*-===//
 //
 // The runtime's view of a launch plan: buffers, launches in order, and what
 // to check the outputs against. Reading a plan needs no GPU, so every check
-// here runs in CI.
+// here runs in CI. A version 2 plan has run-time sizes (a dynamic M): it is
+// read for given values of them, into the same concrete Plan.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef VIBEGEMM_RUNTIME_PLAN_H
 #define VIBEGEMM_RUNTIME_PLAN_H
+
+#include "vibegemm/Runtime/SizeExpr.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -107,6 +110,8 @@ struct Plan {
   /// Absolute path of a plan of trivially-scheduled kernels computing the
   /// same outputs from the same inputs; empty if none.
   std::string referencePlan;
+  /// The run-time sizes this plan was read for (version 2), by name.
+  SizeBindings sizes;
 
   const PlanBuffer *find(llvm::StringRef name) const;
   /// Bytes of all inputs and outputs: the least a run must move.
@@ -115,11 +120,15 @@ struct Plan {
   size_t workingSetBytes() const;
 };
 
-/// Reads and validates a plan. Errors name the file and the offending entry.
-llvm::Expected<Plan> loadPlan(llvm::StringRef path);
+/// Reads and validates a plan for the run-time `sizes` a version 2 plan
+/// declares (none for version 1). Errors name the file and the offending
+/// entry.
+llvm::Expected<Plan> loadPlan(llvm::StringRef path,
+                              const SizeBindings &sizes = {});
 /// Validates a parsed plan document; `path` resolves relative file names.
 llvm::Expected<Plan> parsePlan(const llvm::json::Value &doc,
-                               llvm::StringRef path);
+                               llvm::StringRef path,
+                               const SizeBindings &sizes = {});
 
 } // namespace mlir::vibegemm::runtime
 

@@ -40,6 +40,8 @@ struct RunOptions {
   /// the timed ones, so that every side is timed at the clock it holds
   /// under sustained load (the timing protocol: lib/Runtime/Timing.h).
   double sustainMs = 500;
+  /// Values of a version 2 plan's run-time sizes (its reference plan's too).
+  SizeBindings sizes;
 };
 
 /// Statuses, as in report.json.
