@@ -46,18 +46,13 @@ transform::NamedSequenceOp schedule::buildDirectSchedule(
         SmallVector<OpFoldResult> blockTile = {blockM, blockN};
         if (batched)
           blockTile.insert(blockTile.begin(), b.getI64IntegerAttr(1));
-        SmallVector<Value> producers = llvm::map_to_vector(
-            plan.producers, [&](const std::string &p) { return roles[p]; });
 
-        TiledOp blocks =
-            buildTileSizes(b, roles[plan.anchor], blockTile, blockMap);
-        SmallVector<Value> inBlocks =
-            buildFuseIntoLoop(b, producers, blocks.loop);
+        BlockLoop blocks = buildBlockLoop(b, plan, roles, blockTile, blockMap);
         // A fixed thread grid: per-thread tiles shrink at ragged block edges,
         // so the forall keeps a static trip count.
         TiledOp perThread =
             buildNumThreads(b, blocks.tiled, threads, threadMap);
-        buildFuseIntoLoop(b, inBlocks, perThread.loop);
+        buildFuseIntoLoop(b, blocks.fused, perThread.loop);
         if (!plan.fused)
           for (StringRef e : ops.epilogues) {
             TiledOp epilogue = buildTileSizes(b, roles[e], blockTile, blockMap);

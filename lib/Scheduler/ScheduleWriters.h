@@ -1,7 +1,7 @@
-//===- ScheduleWriters.h - Pieces the schedule writers share ----*- C++ -*-===//
+//===- ScheduleWriters.h - Pieces the schedule builders share ---*- C++ -*-===//
 //
 // The roles of a dispatch's ops, how a schedule fuses its chain, and the
-// writers of the schedule kinds, shared by SimtSchedule.cpp,
+// builders of the schedule kinds, shared by SimtSchedule.cpp,
 // KernelSchedule.cpp and DirectSchedule.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -14,7 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 
@@ -36,48 +36,38 @@ DispatchOps collectRoles(func::FuncOp dispatch);
 
 /// How a schedule tiles a dispatch's chain: the op the block loop is built
 /// around and the producers fused into it, last first, so each finds its
-/// consumer inside the loop; plus the batch prefix of tile sizes and the
-/// block mapping.
+/// consumer inside the loop.
 struct FusionPlan {
   bool fused = false;
   std::string anchor;
   SmallVector<std::string> producers;
-  std::string lead, blockMap;
 };
 
 /// How `problem`'s chain of `ops` is tiled and fused.
 FusionPlan planFusion(const GemmProblem &problem, const DispatchOps &ops);
 
-/// Fuses each producer, in order, into the loop `loop` and then into the
-/// loop each fusion returns: `%<p><from>` becomes `%<p><to>` and the loops
-/// are `%<prefix>0`, `%<prefix>1`, ...
-void writeFusions(llvm::raw_ostream &os, ArrayRef<std::string> producers,
-                  StringRef from, StringRef to, std::string loop,
-                  StringRef prefix);
+/// The handles of a block loop: the tiled anchor, the loop and the fused
+/// producers.
+struct BlockLoop {
+  Value tiled, loop;
+  SmallVector<Value> fused;
+};
 
-/// `%<role> = transform.structured.match attributes{vibegemm.role = ...}`
-/// for the root, the init, each epilogue and (with `softmax`) the softmax.
-void writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
-                      bool softmax);
-
-/// The block mapping of a softmax kernel: rows along x, batches along y.
-StringRef softmaxBlockMap(const GemmProblem &p);
-
-/// Tiles the softmax (handle `%softmax`) to one row per block.
-void writeSoftmaxRowTiling(llvm::raw_ostream &os, const GemmProblem &p);
-
-/// After bufferization (`%{buffers}`): the softmax's row loop becomes a
-/// launch and `softmax_to_block_reduce` its body, which computes in f32.
-void writeSoftmaxRowKernel(llvm::raw_ostream &os, const GemmProblem &p,
-                           StringRef buffers);
+/// Tiles `plan`'s anchor to `blockTile` under `mapping` and fuses its
+/// producers into the loop; `roles` holds their handles.
+BlockLoop buildBlockLoop(ImplicitLocOpBuilder &b, const FusionPlan &plan,
+                         const llvm::StringMap<Value> &roles,
+                         ArrayRef<OpFoldResult> blockTile, ArrayAttr mapping);
 
 /// The schedule of a kernel path: block tiles with the fill, GEMM and fused
 /// epilogue chain in one loop, bufferized, mapped to blocks, then the GEMM
 /// and its epilogue rewritten into the path's kernel body. Unfused
 /// epilogues get SIMT kernels of their own.
-std::string writeKernelSchedule(const GemmProblem &problem,
-                                const KernelTiling &t, const DispatchOps &ops,
-                                StringRef sequenceName, StringRef comment);
+transform::NamedSequenceOp buildKernelSchedule(ImplicitLocOpBuilder &b,
+                                               const GemmProblem &problem,
+                                               const KernelTiling &t,
+                                               const DispatchOps &ops,
+                                               StringRef sequenceName);
 
 /// The direct SIMT schedule: block tiles, a fixed thread grid whose
 /// per-thread tiles shrink at ragged edges (so any shape works), operands

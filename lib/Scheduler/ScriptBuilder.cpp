@@ -50,14 +50,16 @@ Value script::buildKnob(ImplicitLocOpBuilder &b, StringRef name, int64_t value,
       b.getI64IntegerAttr(value));
 }
 
+Value script::buildMatchAttributes(ImplicitLocOpBuilder &b, Value target,
+                                   DictionaryAttr attributes) {
+  return buildMatchOps(b, target, /*opName=*/"", attributes);
+}
+
 Value script::buildMatchRole(ImplicitLocOpBuilder &b, Value target,
                              StringRef role) {
-  auto attributes =
-      b.getDictionaryAttr(b.getNamedAttr(kRoleAttr, b.getStringAttr(role)));
-  return transform::MatchOp::create(b, anyOpType(b.getContext()), target,
-                                    /*ops=*/nullptr, /*interface=*/nullptr,
-                                    attributes, /*filter_result_type=*/nullptr,
-                                    /*filter_operand_types=*/nullptr);
+  return buildMatchAttributes(
+      b, target,
+      b.getDictionaryAttr(b.getNamedAttr(kRoleAttr, b.getStringAttr(role))));
 }
 
 llvm::StringMap<Value> script::buildRoleMatches(ImplicitLocOpBuilder &b,
@@ -71,10 +73,11 @@ llvm::StringMap<Value> script::buildRoleMatches(ImplicitLocOpBuilder &b,
 
 Value script::buildMatchOps(ImplicitLocOpBuilder &b, Value target,
                             StringRef opName, DictionaryAttr attributes) {
-  return transform::MatchOp::create(
-      b, anyOpType(b.getContext()), target, b.getStrArrayAttr({opName}),
-      /*interface=*/nullptr, attributes, /*filter_result_type=*/nullptr,
-      /*filter_operand_types=*/nullptr);
+  ArrayAttr ops = opName.empty() ? nullptr : b.getStrArrayAttr({opName});
+  return transform::MatchOp::create(b, anyOpType(b.getContext()), target, ops,
+                                    /*interface=*/nullptr, attributes,
+                                    /*filter_result_type=*/nullptr,
+                                    /*filter_operand_types=*/nullptr);
 }
 
 /// The `rank` outer dimensions, outermost first: [x], [y, x], [z, y, x].
@@ -84,34 +87,45 @@ static SmallVector<gpu::MappingId> outerDims(int64_t rank) {
   return SmallVector<gpu::MappingId>(ArrayRef(dims).take_back(rank));
 }
 
-ArrayAttr script::blockMapping(MLIRContext *context, int64_t rank) {
+/// `AttrT` (a block or thread mapping) for the `rank` outer dimensions.
+template <typename AttrT>
+static ArrayAttr mappingOf(MLIRContext *context, int64_t rank) {
   SmallVector<Attribute> mapping;
   for (gpu::MappingId dim : outerDims(rank))
-    mapping.push_back(gpu::GPUBlockMappingAttr::get(context, dim));
+    mapping.push_back(AttrT::get(context, dim));
   return ArrayAttr::get(context, mapping);
 }
 
+ArrayAttr script::blockMapping(MLIRContext *context, int64_t rank) {
+  return mappingOf<gpu::GPUBlockMappingAttr>(context, rank);
+}
+
 ArrayAttr script::threadMapping(MLIRContext *context, int64_t rank) {
-  SmallVector<Attribute> mapping;
-  for (gpu::MappingId dim : outerDims(rank))
-    mapping.push_back(gpu::GPUThreadMappingAttr::get(context, dim));
-  return ArrayAttr::get(context, mapping);
+  return mappingOf<gpu::GPUThreadMappingAttr>(context, rank);
+}
+
+/// `tile_using_forall` with `sizes` read as `Spec`: tile sizes or thread
+/// counts.
+template <typename Spec, typename Sizes>
+static script::TiledOp tileUsingForall(ImplicitLocOpBuilder &b, Value target,
+                                       Sizes sizes, ArrayAttr mapping) {
+  auto op = transform::TileUsingForallOp::create(b, b.getLoc(), target, sizes,
+                                                 Spec(), mapping);
+  return {op.getTiledOp(), op.getForallOp()};
 }
 
 script::TiledOp script::buildTileSizes(ImplicitLocOpBuilder &b, Value target,
                                        ArrayRef<OpFoldResult> tileSizes,
                                        ArrayAttr mapping) {
-  auto op = transform::TileUsingForallOp::create(
-      b, b.getLoc(), target, tileSizes, transform::TileSizesSpec(), mapping);
-  return {op.getTiledOp(), op.getForallOp()};
+  return tileUsingForall<transform::TileSizesSpec>(b, target, tileSizes,
+                                                   mapping);
 }
 
 script::TiledOp script::buildNumThreads(ImplicitLocOpBuilder &b, Value target,
                                         ArrayRef<int64_t> numThreads,
                                         ArrayAttr mapping) {
-  auto op = transform::TileUsingForallOp::create(
-      b, b.getLoc(), target, numThreads, transform::NumThreadsSpec(), mapping);
-  return {op.getTiledOp(), op.getForallOp()};
+  return tileUsingForall<transform::NumThreadsSpec>(b, target, numThreads,
+                                                    mapping);
 }
 
 SmallVector<Value> script::buildFuseIntoLoop(ImplicitLocOpBuilder &b,
@@ -188,6 +202,14 @@ Value script::buildMapToThreads(ImplicitLocOpBuilder &b, Value launch,
       b.getDenseI64ArrayAttr(blockDims));
 }
 
+script::LaunchedOp script::buildLaunchAround(
+    ImplicitLocOpBuilder &b, Value buffers,
+    function_ref<Value(ImplicitLocOpBuilder &, Value)> match) {
+  Value launch =
+      buildMapToLaunch(b, buildGetParent(b, match(b, buffers), "scf.forall"));
+  return {launch, match(b, launch)};
+}
+
 void script::buildCanonicalize(ImplicitLocOpBuilder &b, Value target,
                                bool cse) {
   buildApplyPatterns(
@@ -252,9 +274,10 @@ script::TiledOp script::buildSoftmaxRowTiling(ImplicitLocOpBuilder &b,
 
 void script::buildSoftmaxRowKernel(ImplicitLocOpBuilder &b, Value buffers,
                                    const GemmProblem &p) {
-  Value softmax = buildMatchOps(b, buffers, "linalg.softmax");
-  Value launch = buildMapToLaunch(b, buildGetParent(b, softmax, "scf.forall"));
-  Value mapped = buildMatchOps(b, launch, "linalg.softmax");
+  LaunchedOp rows =
+      buildLaunchAround(b, buffers, [](ImplicitLocOpBuilder &b, Value target) {
+        return buildMatchOps(b, target, "linalg.softmax");
+      });
   transform::SoftmaxToBlockReduceOp::create(b, anyOpType(b.getContext()),
-                                            mapped, softmaxThreadsFor(p));
+                                            rows.op, softmaxThreadsFor(p));
 }

@@ -31,6 +31,10 @@ buildNamedSequence(ImplicitLocOpBuilder &b, StringRef name,
 Value buildKnob(ImplicitLocOpBuilder &b, StringRef name, int64_t value,
                 ArrayRef<int64_t> options);
 
+/// The ops in `target` that carry `attributes`.
+Value buildMatchAttributes(ImplicitLocOpBuilder &b, Value target,
+                           DictionaryAttr attributes);
+
 /// The ops in `target` whose `vibegemm.role` is `role`.
 Value buildMatchRole(ImplicitLocOpBuilder &b, Value target, StringRef role);
 
@@ -38,7 +42,8 @@ Value buildMatchRole(ImplicitLocOpBuilder &b, Value target, StringRef role);
 llvm::StringMap<Value> buildRoleMatches(ImplicitLocOpBuilder &b, Value target,
                                         ArrayRef<std::string> roles);
 
-/// The `opName` ops in `target`, those with `attributes` where given.
+/// The `opName` ops in `target` (any op where `opName` is empty), those
+/// with `attributes` where given.
 Value buildMatchOps(ImplicitLocOpBuilder &b, Value target, StringRef opName,
                     DictionaryAttr attributes = {});
 
@@ -90,6 +95,19 @@ Value buildMapToLaunch(ImplicitLocOpBuilder &b, Value target);
 /// Maps the foralls nested in `launch` to `blockDims` threads.
 Value buildMapToThreads(ImplicitLocOpBuilder &b, Value launch,
                         ArrayRef<int64_t> blockDims);
+
+/// The handles `buildLaunchAround` returns.
+struct LaunchedOp {
+  Value launch, op;
+};
+
+/// Maps the block forall around the ops `match` finds in `buffers` to a
+/// launch of its own. Returns the launch and those ops, matched again in
+/// it, since the mapping moves them.
+LaunchedOp
+buildLaunchAround(ImplicitLocOpBuilder &b, Value buffers,
+                  function_ref<Value(ImplicitLocOpBuilder &, Value)> match);
+
 /// `transform.apply_patterns to <target> { canonicalization }`, with CSE
 /// where `cse` is set.
 void buildCanonicalize(ImplicitLocOpBuilder &b, Value target, bool cse);

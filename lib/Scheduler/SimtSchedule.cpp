@@ -1,16 +1,14 @@
 //===- SimtSchedule.cpp - The SIMT schedules ------------------------------===//
 //
 // Builds the staged SIMT schedule (A and B K-tiles through shared memory, a
-// register tile per thread) and hands the other kinds to their builders, or
-// to the kernel paths' text writer; also the text helpers that writer uses:
-// role matches, fusion, the softmax's row kernel.
+// register tile per thread) and hands the other kinds to their builders;
+// also the roles and fusion plan they share.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ScheduleWriters.h"
 #include "ScriptBuilder.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
-#include "vibegemm/Scheduler/ScriptCheck.h"
 
 #include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
@@ -20,8 +18,6 @@
 #include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/IR/Verifier.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -59,25 +55,20 @@ FusionPlan schedule::planFusion(const GemmProblem &problem,
   }
   if (ops.hasInit)
     plan.producers.push_back("init");
-  bool batched = problem.batched;
-  plan.lead = batched ? "1, " : "";
-  plan.blockMap = batched ? "#gpu.block<z>, #gpu.block<y>, #gpu.block<x>"
-                          : "#gpu.block<y>, #gpu.block<x>";
   return plan;
 }
 
-void schedule::writeFusions(llvm::raw_ostream &os,
-                            ArrayRef<std::string> producers, StringRef from,
-                            StringRef to, std::string loop, StringRef prefix) {
-  for (auto [i, p] : llvm::enumerate(producers)) {
-    std::string next = (prefix + Twine(i)).str();
-    os << llvm::formatv(
-        "  %{0}{1}, %{2} = transform.structured.fuse_into_containing_op "
-        "%{0}{3} into %{4} : (!transform.any_op, !transform.any_op) -> "
-        "(!transform.any_op, !transform.any_op)\n",
-        p, to, next, from, loop);
-    loop = next;
-  }
+BlockLoop schedule::buildBlockLoop(ImplicitLocOpBuilder &b,
+                                   const FusionPlan &plan,
+                                   const llvm::StringMap<Value> &roles,
+                                   ArrayRef<OpFoldResult> blockTile,
+                                   ArrayAttr mapping) {
+  SmallVector<Value> producers = llvm::map_to_vector(
+      plan.producers, [&](const std::string &p) { return roles.lookup(p); });
+  TiledOp blocks =
+      buildTileSizes(b, roles.lookup(plan.anchor), blockTile, mapping);
+  SmallVector<Value> fused = buildFuseIntoLoop(b, producers, blocks.loop);
+  return {blocks.tiled, blocks.loop, fused};
 }
 
 SmallVector<std::string> schedule::DispatchOps::roles(bool softmax) const {
@@ -88,45 +79,6 @@ SmallVector<std::string> schedule::DispatchOps::roles(bool softmax) const {
   if (softmax && hasSoftmax)
     roles.push_back("softmax");
   return roles;
-}
-
-void schedule::writeRoleMatches(llvm::raw_ostream &os, const DispatchOps &ops,
-                                bool softmax) {
-  for (const std::string &role : ops.roles(softmax))
-    os << llvm::formatv("  %{0} = transform.structured.match attributes"
-                        "{{vibegemm.role = \"{0}\"} in %func : "
-                        "(!transform.any_op) -> !transform.any_op\n",
-                        role);
-}
-
-StringRef schedule::softmaxBlockMap(const GemmProblem &p) {
-  return p.batched ? "#gpu.block<y>, #gpu.block<x>" : "#gpu.block<x>";
-}
-
-void schedule::writeSoftmaxRowTiling(llvm::raw_ostream &os,
-                                     const GemmProblem &p) {
-  os << llvm::formatv(
-      "  %softmax_b, %softmax_blk = transform.structured.tile_using_forall "
-      "%softmax tile_sizes [{0}] (mapping = [{1}]) : "
-      "(!transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-      p.batched ? "1, 1" : "1", softmaxBlockMap(p));
-}
-
-void schedule::writeSoftmaxRowKernel(llvm::raw_ostream &os,
-                                     const GemmProblem &p, StringRef buffers) {
-  os << llvm::formatv(
-      "  %softmax_buf = transform.structured.match ops{{[\"linalg.softmax\"]} "
-      "in %{0} : {1}\n"
-      "  %softmax_blocks = transform.get_parent_op %softmax_buf {{op_name = "
-      "\"scf.forall\"} : {1}\n"
-      "  %softmax_launch = transform.gpu.map_forall_to_blocks "
-      "%softmax_blocks generate_gpu_launch : {1}\n"
-      "  %softmax_mapped = transform.structured.match "
-      "ops{{[\"linalg.softmax\"]} in %softmax_launch : {1}\n"
-      "  %row_loop = transform.vibegemm.softmax_to_block_reduce "
-      "%softmax_mapped {{threads = {2}} : {1}\n",
-      buffers, "(!transform.any_op) -> !transform.any_op",
-      softmaxThreadsFor(p));
 }
 
 namespace {
@@ -376,24 +328,6 @@ buildStagedSchedule(ImplicitLocOpBuilder &b, const GemmProblem &problem,
       });
 }
 
-/// The script of the schedules still written as text (the kernel paths),
-/// or none where the schedule is built as IR.
-std::optional<std::string> writeScheduleText(const GemmProblem &problem,
-                                             const SimtTiling &t,
-                                             const DispatchOps &ops,
-                                             StringRef sequenceName,
-                                             bool cpuCheck) {
-  if (t.reference)
-    return std::nullopt;
-  auto comment = llvm::formatv("{0}: {1}x{2}x{3} (batch {4}), {5}",
-                               sequenceName, problem.m, problem.n, problem.k,
-                               problem.batch, problem.dtypeString())
-                     .str();
-  if (t.kernel && !cpuCheck)
-    return writeKernelSchedule(problem, *t.kernel, ops, sequenceName, comment);
-  return std::nullopt;
-}
-
 /// Refuses tilings no schedule can be written for.
 LogicalResult checkTiling(func::FuncOp dispatch, const SimtTiling &t) {
   if (t.blockM % t.threadM || t.blockN % t.threadN)
@@ -411,18 +345,7 @@ vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
                             StringRef sequenceName, bool cpuCheck) {
   if (failed(checkTiling(dispatch, t)))
     return failure();
-  MLIRContext *ctx = dispatch.getContext();
   DispatchOps ops = collectRoles(dispatch);
-  if (std::optional<std::string> text =
-          writeScheduleText(problem, t, ops, sequenceName, cpuCheck)) {
-    OwningOpRef<ModuleOp> parsed = parseScript(ctx, *text);
-    if (!parsed)
-      return failure();
-    auto sequence = *parsed->getOps<transform::NamedSequenceOp>().begin();
-    sequence->moveBefore(builder.getInsertionBlock(),
-                         builder.getInsertionPoint());
-    return sequence;
-  }
   ImplicitLocOpBuilder b(
       NameLoc::get(builder.getStringAttr("builtin-schedule")), builder);
   // The reference runs every op in a kernel of its own. Elsewhere thread
@@ -432,10 +355,14 @@ vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
   GemmProblem direct = problem;
   if (t.reference || problem.m % t.blockM || problem.n % t.blockN)
     direct.fuseEpilogues = false;
-  transform::NamedSequenceOp sequence =
-      t.staged && !t.reference
-          ? buildStagedSchedule(b, problem, t, ops, sequenceName, cpuCheck)
-          : buildDirectSchedule(b, direct, t, ops, sequenceName, cpuCheck);
+  // The CPU check runs the kernel paths' tilings as SIMT schedules.
+  transform::NamedSequenceOp sequence;
+  if (t.kernel && !t.reference && !cpuCheck)
+    sequence = buildKernelSchedule(b, problem, *t.kernel, ops, sequenceName);
+  else if (t.staged && !t.reference)
+    sequence = buildStagedSchedule(b, problem, t, ops, sequenceName, cpuCheck);
+  else
+    sequence = buildDirectSchedule(b, direct, t, ops, sequenceName, cpuCheck);
   // The parser verifies what it reads; built ops are verified here.
   for (Operation &op : sequence.getBody().front())
     if (failed(verify(&op))) {
@@ -450,12 +377,11 @@ FailureOr<std::string> vibegemm::writeSimtSchedule(func::FuncOp dispatch,
                                                    const SimtTiling &t,
                                                    StringRef sequenceName,
                                                    bool cpuCheck) {
-  if (failed(checkTiling(dispatch, t)))
-    return failure();
-  if (std::optional<std::string> text = writeScheduleText(
-          problem, t, collectRoles(dispatch), sequenceName, cpuCheck))
-    return *text;
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(dispatch.getLoc());
+  // A named sequence verifies only in such a module; the printer falls back
+  // to the generic form for one that does not.
+  (*scratch)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                      UnitAttr::get(dispatch.getContext()));
   OpBuilder builder = OpBuilder::atBlockEnd(scratch->getBody());
   FailureOr<transform::NamedSequenceOp> sequence =
       buildSimtSchedule(builder, dispatch, problem, t, sequenceName, cpuCheck);

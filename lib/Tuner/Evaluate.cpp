@@ -394,7 +394,7 @@ std::string Tuner::sandboxRun(ModuleOp work) {
 Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
                                 Candidate candidate) {
   double roofline = rooflineMs(record.problem, *info);
-  candidate.scriptHash = hashText(script);
+  candidate.scriptHash = hashScript(*registry, script);
   candidate.status = CandidateStatus::Ok;
   candidate.diagnostic = "";
   candidate.evaluated = true;

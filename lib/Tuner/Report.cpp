@@ -7,6 +7,7 @@
 
 #include "Tuner.h"
 
+#include "vibegemm/Scheduler/ScriptCheck.h"
 #include "vibegemm/Target/LaunchPlan.h"
 #include "vibegemm/Transforms/Schedules.h"
 
@@ -28,10 +29,23 @@ using namespace mlir::vibegemm;
 using namespace mlir::vibegemm::tuner;
 namespace json = llvm::json;
 
-std::string tuner::hashText(StringRef text) {
+std::string tuner::hashScript(const DialectRegistry &registry,
+                              StringRef script) {
+  // A context of its own: hashing runs on the candidates' threads.
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
+  std::string canonical;
+  // The custom form, not the generic one: it leaves out attributes at their
+  // defaults, whether the script spells them or not.
+  if (OwningOpRef<ModuleOp> parsed = parseScript(&context, script)) {
+    llvm::raw_string_ostream os(canonical);
+    parsed->print(os);
+  }
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  os << llvm::format_hex_no_prefix(
+      llvm::xxh3_64bits(canonical.empty() ? script : StringRef(canonical)), 16);
   return s;
 }
 

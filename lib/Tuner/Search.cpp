@@ -119,7 +119,7 @@ LogicalResult Tuner::prepareDispatch(func::FuncOp dispatch,
     llvm::StringRef measuredStatuses[] = {rt::kStatusFault, rt::kStatusTimeout,
                                           rt::kStatusWrongResult,
                                           rt::kStatusOk};
-    std::string hash = hashText(*script);
+    std::string hash = hashScript(*registry, *script);
     std::optional<vibegemm::TuningDB::PastResult> past =
         tuningDB ? tuningDB->pastResult(record.signature, target,
                                         LLVM_VERSION_STRING, measurement.device,

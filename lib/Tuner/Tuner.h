@@ -128,8 +128,11 @@ double rankOf(const Candidate &candidate);
 /// "1.234 ms", "~1.234 ms (estimated)" or "-".
 std::string formatMs(const Candidate &candidate);
 
-/// The xxh3 hash of `text`, 16 hex digits.
-std::string hashText(llvm::StringRef text);
+/// The xxh3 hash of `script`'s canonical form, 16 hex digits: the script
+/// parsed in a context with `registry`'s dialects and printed, so comments,
+/// value names and spelled-out defaults do not change it; a script that
+/// does not parse hashes as written.
+std::string hashScript(const DialectRegistry &registry, llvm::StringRef script);
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename,
 /// so a reader never sees a half-written file.

@@ -29,8 +29,7 @@ buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
                   const GemmProblem &problem, const SimtTiling &tiling,
                   llvm::StringRef sequenceName, bool cpuCheck = false);
 
-/// The same script as text. The kernel paths' scripts, still written as
-/// text, keep their comments and names; other schedules are printed.
+/// The same script, printed.
 FailureOr<std::string> writeSimtSchedule(func::FuncOp dispatch,
                                          const GemmProblem &problem,
                                          const SimtTiling &tiling,
