@@ -253,6 +253,20 @@ constexpr const char *kUpsertWinner =
     "excluded.time_ms < winners.time_ms) OR "
     "(excluded.timing IS NOT NULL AND winners.timing IS NULL)))";
 
+/// Reads the columns that `winner` and `listWinners` both select, from
+/// column `first` on, in this order: script, script_hash, time_ms,
+/// measured, device, model, timing. `Winner` is StoredWinner or WinnerInfo.
+template <typename Winner>
+void readWinnerColumns(Statement &s, int first, Winner &w) {
+  w.script = s.text(first);
+  w.scriptHash = s.text(first + 1);
+  w.timeMs = s.real(first + 2);
+  w.measured = sqlite3_column_int(s.stmt, first + 3) != 0;
+  w.device = s.text(first + 4);
+  w.model = s.text(first + 5);
+  w.timing = s.text(first + 6);
+}
+
 std::string hashText(const std::string &text) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -469,13 +483,7 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
     return std::nullopt;
   StoredWinner w;
-  w.script = s.text(0);
-  w.scriptHash = s.text(1);
-  w.timeMs = s.real(2);
-  w.measured = sqlite3_column_int(s.stmt, 3) != 0;
-  w.device = s.text(4);
-  w.model = s.text(5);
-  w.timing = s.text(6);
+  readWinnerColumns(s, 0, w);
   return w;
 }
 
@@ -521,7 +529,7 @@ TuningDB::listWinners(const WinnerFilter &filter) {
       std::string(
           "SELECT w.signature, w.target, w.toolchain, w.script, "
           "w.script_hash, w.time_ms, w.measured, w.device, w.model, "
-          "w.run_id, w.created, w.updated, w.timing, "
+          "w.timing, w.run_id, w.created, w.updated, "
           "(SELECT count(*) FROM runs r WHERE r.signature = w.signature AND "
           "r.target = w.target AND r.toolchain = w.toolchain), "
           "(SELECT count(*) FROM runs r JOIN candidates c ON c.run_id = r.id "
@@ -548,16 +556,10 @@ TuningDB::listWinners(const WinnerFilter &filter) {
     w.signature = s.text(0);
     w.target = s.text(1);
     w.toolchain = s.text(2);
-    w.script = s.text(3);
-    w.scriptHash = s.text(4);
-    w.timeMs = s.real(5);
-    w.measured = sqlite3_column_int(s.stmt, 6) != 0;
-    w.device = s.text(7);
-    w.model = s.text(8);
-    w.runId = s.integer(9);
-    w.created = s.text(10);
-    w.updated = s.text(11);
-    w.timing = s.text(12);
+    readWinnerColumns(s, 3, w);
+    w.runId = s.integer(10);
+    w.created = s.text(11);
+    w.updated = s.text(12);
     w.runs = sqlite3_column_int64(s.stmt, 13);
     w.candidates = sqlite3_column_int64(s.stmt, 14);
     winners.push_back(std::move(w));
