@@ -267,6 +267,21 @@ void readWinnerColumns(Statement &s, int first, Winner &w) {
   w.timing = s.text(first + 6);
 }
 
+/// Steps `s` through all its rows, each read by `readRow`; a failed step
+/// fails with `what` and SQLite's message.
+template <typename Row>
+llvm::Expected<std::vector<Row>> readRows(sqlite3 *db, Statement &s,
+                                          const char *what,
+                                          llvm::function_ref<Row()> readRow) {
+  std::vector<Row> rows;
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW)
+    rows.push_back(readRow());
+  if (rc != SQLITE_DONE)
+    return sqlError(db, what);
+  return rows;
+}
+
 std::string hashText(const std::string &text) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -543,15 +558,14 @@ TuningDB::listWinners(const WinnerFilter &filter) {
       "(?2 = '' OR w.target = ?2) AND (?3 = '' OR w.toolchain = ?3) AND "
       "(?4 = 0 OR w.preference = 1) "
       "ORDER BY w.signature, w.target, w.toolchain, w.device";
+  const char *what = "tuning database: cannot list winners";
   if (s.prepare(db, sql.c_str()) != SQLITE_OK)
-    return sqlError(db, "tuning database: cannot list winners");
+    return sqlError(db, what);
   s.bind(1, filter.signature);
   s.bind(2, filter.target);
   s.bind(3, filter.toolchain);
   s.bind(4, std::optional<int64_t>(filter.bestPerKey));
-  std::vector<WinnerInfo> winners;
-  int rc;
-  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+  return readRows<WinnerInfo>(db, s, what, [&] {
     WinnerInfo w;
     w.signature = s.text(0);
     w.target = s.text(1);
@@ -562,25 +576,21 @@ TuningDB::listWinners(const WinnerFilter &filter) {
     w.updated = s.text(12);
     w.runs = sqlite3_column_int64(s.stmt, 13);
     w.candidates = sqlite3_column_int64(s.stmt, 14);
-    winners.push_back(std::move(w));
-  }
-  if (rc != SQLITE_DONE)
-    return sqlError(db, "tuning database: cannot list winners");
-  return winners;
+    return w;
+  });
 }
 
 llvm::Expected<std::vector<CandidateRow>>
 TuningDB::runCandidates(int64_t runId) {
   Statement s;
+  const char *what = "tuning database: cannot read candidates";
   if (s.prepare(db, "SELECT idx, round, source, status, diagnostic, "
                     "script_hash, script, time_ms, estimated_ms, tflops, "
                     "registers, spill_bytes, shared_bytes FROM candidates "
                     "WHERE run_id = ? ORDER BY idx") != SQLITE_OK)
-    return sqlError(db, "tuning database: cannot read candidates");
+    return sqlError(db, what);
   s.bind(1, std::optional<int64_t>(runId));
-  std::vector<CandidateRow> rows;
-  int rc;
-  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+  return readRows<CandidateRow>(db, s, what, [&] {
     CandidateRow c;
     c.index = sqlite3_column_int64(s.stmt, 0);
     c.round = sqlite3_column_int64(s.stmt, 1);
@@ -595,11 +605,8 @@ TuningDB::runCandidates(int64_t runId) {
     c.registers = s.integer(10);
     c.spillBytes = s.integer(11);
     c.sharedBytes = s.integer(12);
-    rows.push_back(std::move(c));
-  }
-  if (rc != SQLITE_DONE)
-    return sqlError(db, "tuning database: cannot read candidates");
-  return rows;
+    return c;
+  });
 }
 
 llvm::Expected<PruneStats> TuningDB::prune(const PrunePolicy &policy) {
