@@ -136,18 +136,9 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
                               lhs.outerTile, rhs.outerTile, opt.threadM,
                               opt.threadN, threads())
                     .str());
-  if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
-                           why)))
-    return failure();
-  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, *this, why);
-  if (failed(outputMap))
-    return failure();
-  output = *outputMap;
-  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, launch, why);
-  if (failed(epilogue))
-    return failure();
-  chain = std::move(*epilogue);
-  return success();
+  return analyseRingAndOutput(gemm, *this, opt.stages,
+                              ringBytes(lhs) + ringBytes(rhs), output, chain,
+                              why);
 }
 
 void FfmaBuilder::issueCopies(FfmaOperand &op, Value kTile, Value slot) {

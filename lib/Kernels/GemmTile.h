@@ -257,6 +257,16 @@ FailureOr<OutputMap> analyseOutputMap(linalg::LinalgOp gemm,
 FailureOr<EpilogueChain>
 analyseEpilogue(linalg::LinalgOp gemm, gpu::LaunchOp launch, std::string &why);
 
+/// The analysis tail of the kernels that stage A and B through one
+/// `stages`-deep cp.async ring of `ringBytes` (ffma, mma.sync), checked in
+/// this order so that the same refusal comes first: the ring fits
+/// (checkRingFits), then `output` (analyseOutputMap), then the epilogue
+/// `chain` (analyseEpilogue).
+LogicalResult analyseRingAndOutput(linalg::LinalgOp gemm,
+                                   const BlockGemm &facts, int64_t stages,
+                                   int64_t ringBytes, OutputMap &output,
+                                   EpilogueChain &chain, std::string &why);
+
 /// Collects the fill and the elementwise chain around `gemm`, or says why
 /// a consumer cannot run on registers.
 FailureOr<EpilogueChain> collectEpilogue(linalg::LinalgOp gemm,

@@ -197,20 +197,9 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                               warpM, warpN, fragsM * fragsN * 4)
                     .str());
 
-  if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
-                           why)))
-    return failure();
-
-  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, *this, why);
-  if (failed(outputMap))
-    return failure();
-  output = *outputMap;
-
-  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, launch, why);
-  if (failed(epilogue))
-    return failure();
-  chain = std::move(*epilogue);
-  return success();
+  return analyseRingAndOutput(gemm, *this, opt.stages,
+                              ringBytes(lhs) + ringBytes(rhs), output, chain,
+                              why);
 }
 
 MmaSyncBuilder::Chunk MmaSyncBuilder::chunkAt(StagedOperand &op, Value kBase,
