@@ -327,20 +327,21 @@ scf::ForOp buildCpAsyncRing(RewriterBase &b, Location loc, int64_t stages,
                             Value kTiles, ValueRange init, IssueKTile issue,
                             ComputeKTile compute);
 
-/// Runs a kernel builder (constructed from the rewriter, the GEMM and the
-/// options; `analyse(why)`, then `build()`) on `target`: the shared entry
-/// of the GEMM rewrites.
-template <typename Builder, typename Options>
-FailureOr<scf::ForOp> rewriteWithBuilder(RewriterBase &rewriter,
-                                         Operation *target,
-                                         const Options &options,
-                                         std::string &why) {
-  auto gemm = dyn_cast<linalg::LinalgOp>(target);
-  if (!gemm) {
-    why = "the target is not a linalg op";
+/// Runs a kernel builder (constructed from the rewriter, the op and the
+/// options; `analyse(why)`, then `build()`) on `target`, which must be an
+/// `OpTy` (else refused with `notTarget`): the shared entry of the kernel
+/// rewrites.
+template <typename Builder, typename OpTy = linalg::LinalgOp, typename Options>
+FailureOr<scf::ForOp>
+rewriteWithBuilder(RewriterBase &rewriter, Operation *target,
+                   const Options &options, std::string &why,
+                   StringRef notTarget = "the target is not a linalg op") {
+  auto op = dyn_cast<OpTy>(target);
+  if (!op) {
+    why = notTarget.str();
     return failure();
   }
-  Builder builder(rewriter, gemm, options);
+  Builder builder(rewriter, op, options);
   if (failed(builder.analyse(why)))
     return failure();
   return builder.build();
