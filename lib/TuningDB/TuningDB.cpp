@@ -125,6 +125,15 @@ struct Statement {
     else
       bind(i, s);
   }
+  /// Binds the key of runs and winners to parameters 1 to 4, where every
+  /// statement that selects or writes by key takes it.
+  void bindKey(const std::string &signature, const std::string &target,
+               const std::string &toolchain, const std::string &device) {
+    bind(1, signature);
+    bind(2, target);
+    bind(3, toolchain);
+    bind(4, device);
+  }
   void bind(int i, std::optional<double> v) {
     v ? sqlite3_bind_double(stmt, i, *v) : sqlite3_bind_null(stmt, i);
   }
@@ -403,10 +412,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
               "coalesce(?8, lower(hex(randomblob(16)))))");
       rc != SQLITE_OK)
     return rc;
-  insertRun.bind(1, run.signature);
-  insertRun.bind(2, run.target);
-  insertRun.bind(3, run.toolchain);
-  insertRun.bind(4, run.device);
+  insertRun.bindKey(run.signature, run.target, run.toolchain, run.device);
   insertRun.bind(5, run.model);
   insertRun.bind(6, std::optional<int64_t>(run.measured));
   insertRun.bindOrNull(7, timing);
@@ -450,10 +456,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   Statement w;
   if (int rc = w.prepare(db, kUpsertWinner); rc != SQLITE_OK)
     return rc;
-  w.bind(1, run.signature);
-  w.bind(2, run.target);
-  w.bind(3, run.toolchain);
-  w.bind(4, run.device);
+  w.bindKey(run.signature, run.target, run.toolchain, run.device);
   w.bind(5, win.script);
   w.bind(6, win.scriptHash);
   w.bind(7, time);
@@ -491,10 +494,7 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
                     kWinnerPreference + " LIMIT 1";
   if (s.prepare(db, sql.c_str()) != SQLITE_OK)
     return std::nullopt;
-  s.bind(1, signature);
-  s.bind(2, target);
-  s.bind(3, toolchain);
-  s.bind(4, device);
+  s.bindKey(signature, target, toolchain, device);
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
     return std::nullopt;
   StoredWinner w;
@@ -521,10 +521,9 @@ TuningDB::pastResult(const std::string &signature, const std::string &target,
   Statement s;
   if (s.prepare(db, sql.c_str()) != SQLITE_OK)
     return std::nullopt;
-  int column = 1;
-  for (const std::string *v :
-       {&signature, &target, &toolchain, &device, &scriptHash})
-    s.bind(column++, *v);
+  s.bindKey(signature, target, toolchain, device);
+  s.bind(5, scriptHash);
+  int column = 6;
   for (llvm::StringRef status : statuses)
     s.bind(column++, status.str());
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
