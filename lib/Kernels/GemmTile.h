@@ -141,16 +141,26 @@ protected:
     std::optional<int64_t> v = getConstantIntValue(size);
     return !v || *v != tile;
   }
-  /// `row < rows && col < cols` for a rowTile x colTile tile, leaving out
-  /// the tests that hold statically; null when both do.
-  Value withinEdges(Value row, Value rows, int64_t rowTile, Value col,
-                    Value cols, int64_t colTile) {
+  /// Whether element (row, col) of the block tile that operands `lhs`
+  /// (rows) and `rhs` (columns) span lies inside the problem: `row <
+  /// lhs.outerSize && col < rhs.outerSize`, leaving out the tests that
+  /// hold statically (the extent is the static `outerTile`); null when both
+  /// do. The kernel builders' operands all carry these two fields.
+  template <typename Operand>
+  Value insideBlockTile(const Operand &lhs, const Operand &rhs, Value row,
+                        Value col) {
     Value cond;
-    if (partialTile(rows, rowTile))
-      cond = both(cond, lt(row, rows));
-    if (partialTile(cols, colTile))
-      cond = both(cond, lt(col, cols));
+    if (partialTile(lhs.outerSize, lhs.outerTile))
+      cond = both(cond, lt(row, lhs.outerSize));
+    if (partialTile(rhs.outerSize, rhs.outerTile))
+      cond = both(cond, lt(col, rhs.outerSize));
     return cond;
+  }
+  /// Whether that block tile can be partial, so stores need masks.
+  template <typename Operand>
+  static bool partialBlockTile(const Operand &lhs, const Operand &rhs) {
+    return partialTile(lhs.outerSize, lhs.outerTile) ||
+           partialTile(rhs.outerSize, rhs.outerTile);
   }
   /// A dimension's size: a constant when static, so masks fold away.
   Value extent(Value buffer, int64_t dim) {
