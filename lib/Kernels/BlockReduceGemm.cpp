@@ -212,11 +212,7 @@ void BlockReduceBuilder::emitEpilogue(Value table) {
     unsigned dim = cast<AffineDimExpr>(expr).getPosition();
     indices.push_back(dim == facts.mDim ? i : dim == facts.nDim ? j : c(0));
   }
-  Value inBounds;
-  if (lhs.ragged())
-    inBounds = both(inBounds, lt(i, lhs.outerSize));
-  if (rhs.ragged())
-    inBounds = both(inBounds, lt(j, rhs.outerSize));
+  Value inBounds = insideBlockTile(lhs, rhs, i, j);
   if (inBounds) {
     auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElse=*/false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());

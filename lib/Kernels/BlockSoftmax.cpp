@@ -288,13 +288,6 @@ scf::ForOp BlockSoftmaxBuilder::build() {
 FailureOr<scf::ForOp> vibegemm::rewriteSoftmaxAsBlockReduce(
     RewriterBase &rewriter, Operation *target,
     const BlockSoftmaxOptions &options, std::string &why) {
-  auto softmax = dyn_cast<linalg::SoftmaxOp>(target);
-  if (!softmax) {
-    why = "the target is not a linalg.softmax";
-    return failure();
-  }
-  BlockSoftmaxBuilder builder(rewriter, softmax, options);
-  if (failed(builder.analyse(why)))
-    return failure();
-  return builder.build();
+  return rewriteWithBuilder<BlockSoftmaxBuilder, linalg::SoftmaxOp>(
+      rewriter, target, options, why, "the target is not a linalg.softmax");
 }

@@ -68,15 +68,6 @@ private:
   /// The thread's float4 groups of row `kk` of slot `slot`.
   SmallVector<Value> loadFragment(FfmaOperand &op, Value slot, int64_t kk,
                                   Value threadIndex);
-  Value inBounds(Value row, Value col) {
-    return withinEdges(row, lhs.outerSize, lhs.outerTile, col, rhs.outerSize,
-                       rhs.outerTile);
-  }
-  /// Whether the block tile can be partial, so stores need masks.
-  bool maskedStores() const {
-    return partialTile(lhs.outerSize, lhs.outerTile) ||
-           partialTile(rhs.outerSize, rhs.outerTile);
-  }
   void emitEpilogue(ArrayRef<Value> acc);
   int64_t ringBytes(const FfmaOperand &op) const {
     return opt.stages * opt.blockK * (op.outerTile + kPad) * 4;
@@ -136,18 +127,9 @@ LogicalResult FfmaBuilder::analyse(std::string &why) {
                               lhs.outerTile, rhs.outerTile, opt.threadM,
                               opt.threadN, threads())
                     .str());
-  if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
-                           why)))
-    return failure();
-  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, *this, why);
-  if (failed(outputMap))
-    return failure();
-  output = *outputMap;
-  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, launch, why);
-  if (failed(epilogue))
-    return failure();
-  chain = std::move(*epilogue);
-  return success();
+  return analyseRingAndOutput(gemm, *this, opt.stages,
+                              ringBytes(lhs) + ringBytes(rhs), output, chain,
+                              why);
 }
 
 void FfmaBuilder::issueCopies(FfmaOperand &op, Value kTile, Value slot) {
@@ -218,7 +200,7 @@ void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
       SmallVector<Value> elements;
       for (int64_t e = 0; e < kVec; ++e)
         elements.push_back(vector::ExtractOp::create(b, loc, quad, e));
-      if (!maskedStores()) {
+      if (!partialBlockTile(lhs, rhs)) {
         // Four adjacent columns of one row: one 16-byte store per buffer
         // where its rows allow it.
         SmallVector<SmallVector<Value>> indices;
@@ -254,8 +236,8 @@ void FfmaBuilder::emitEpilogue(ArrayRef<Value> acc) {
       // At a ragged edge each element is masked on its own.
       for (int64_t e = 0; e < kVec; ++e) {
         Value cl = add(col, c(e));
-        storeChainMasked(chain, output, row, cl, inBounds(row, cl),
-                         elements[e]);
+        storeChainMasked(chain, output, row, cl,
+                         insideBlockTile(lhs, rhs, row, cl), elements[e]);
       }
     }
 }
@@ -312,7 +294,7 @@ scf::ForOp FfmaBuilder::build() {
       for (int64_t e = 0; e < kVec; ++e) {
         Value col = outerPosition(rhs, threadCol, g * kVec + e);
         lanes.push_back(loadOutputMasked(chain.accumulator, output, row, col,
-                                         inBounds(row, col)));
+                                         insideBlockTile(lhs, rhs, row, col)));
       }
       init.push_back(vector::FromElementsOp::create(b, loc, vecType, lanes));
     }

@@ -224,6 +224,25 @@ FailureOr<EpilogueChain> vibegemm::analyseEpilogue(linalg::LinalgOp gemm,
   return collectEpilogue(gemm, why);
 }
 
+LogicalResult vibegemm::analyseRingAndOutput(linalg::LinalgOp gemm,
+                                             const BlockGemm &facts,
+                                             int64_t stages, int64_t ringBytes,
+                                             OutputMap &output,
+                                             EpilogueChain &chain,
+                                             std::string &why) {
+  if (failed(checkRingFits(*facts.target, stages, ringBytes, why)))
+    return failure();
+  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, facts, why);
+  if (failed(outputMap))
+    return failure();
+  output = *outputMap;
+  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, facts.launch, why);
+  if (failed(epilogue))
+    return failure();
+  chain = std::move(*epilogue);
+  return success();
+}
+
 FailureOr<int64_t> vibegemm::upperBound(Value buffer, int64_t dim) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!type.isDynamicDim(dim))

@@ -141,16 +141,26 @@ protected:
     std::optional<int64_t> v = getConstantIntValue(size);
     return !v || *v != tile;
   }
-  /// `row < rows && col < cols` for a rowTile x colTile tile, leaving out
-  /// the tests that hold statically; null when both do.
-  Value withinEdges(Value row, Value rows, int64_t rowTile, Value col,
-                    Value cols, int64_t colTile) {
+  /// Whether element (row, col) of the block tile that operands `lhs`
+  /// (rows) and `rhs` (columns) span lies inside the problem: `row <
+  /// lhs.outerSize && col < rhs.outerSize`, leaving out the tests that
+  /// hold statically (the extent is the static `outerTile`); null when both
+  /// do. The kernel builders' operands all carry these two fields.
+  template <typename Operand>
+  Value insideBlockTile(const Operand &lhs, const Operand &rhs, Value row,
+                        Value col) {
     Value cond;
-    if (partialTile(rows, rowTile))
-      cond = both(cond, lt(row, rows));
-    if (partialTile(cols, colTile))
-      cond = both(cond, lt(col, cols));
+    if (partialTile(lhs.outerSize, lhs.outerTile))
+      cond = both(cond, lt(row, lhs.outerSize));
+    if (partialTile(rhs.outerSize, rhs.outerTile))
+      cond = both(cond, lt(col, rhs.outerSize));
     return cond;
+  }
+  /// Whether that block tile can be partial, so stores need masks.
+  template <typename Operand>
+  static bool partialBlockTile(const Operand &lhs, const Operand &rhs) {
+    return partialTile(lhs.outerSize, lhs.outerTile) ||
+           partialTile(rhs.outerSize, rhs.outerTile);
   }
   /// A dimension's size: a constant when static, so masks fold away.
   Value extent(Value buffer, int64_t dim) {
@@ -257,6 +267,16 @@ FailureOr<OutputMap> analyseOutputMap(linalg::LinalgOp gemm,
 FailureOr<EpilogueChain>
 analyseEpilogue(linalg::LinalgOp gemm, gpu::LaunchOp launch, std::string &why);
 
+/// The analysis tail of the kernels that stage A and B through one
+/// `stages`-deep cp.async ring of `ringBytes` (ffma, mma.sync), checked in
+/// this order so that the same refusal comes first: the ring fits
+/// (checkRingFits), then `output` (analyseOutputMap), then the epilogue
+/// `chain` (analyseEpilogue).
+LogicalResult analyseRingAndOutput(linalg::LinalgOp gemm,
+                                   const BlockGemm &facts, int64_t stages,
+                                   int64_t ringBytes, OutputMap &output,
+                                   EpilogueChain &chain, std::string &why);
+
 /// Collects the fill and the elementwise chain around `gemm`, or says why
 /// a consumer cannot run on registers.
 FailureOr<EpilogueChain> collectEpilogue(linalg::LinalgOp gemm,
@@ -317,20 +337,21 @@ scf::ForOp buildCpAsyncRing(RewriterBase &b, Location loc, int64_t stages,
                             Value kTiles, ValueRange init, IssueKTile issue,
                             ComputeKTile compute);
 
-/// Runs a kernel builder (constructed from the rewriter, the GEMM and the
-/// options; `analyse(why)`, then `build()`) on `target`: the shared entry
-/// of the GEMM rewrites.
-template <typename Builder, typename Options>
-FailureOr<scf::ForOp> rewriteWithBuilder(RewriterBase &rewriter,
-                                         Operation *target,
-                                         const Options &options,
-                                         std::string &why) {
-  auto gemm = dyn_cast<linalg::LinalgOp>(target);
-  if (!gemm) {
-    why = "the target is not a linalg op";
+/// Runs a kernel builder (constructed from the rewriter, the op and the
+/// options; `analyse(why)`, then `build()`) on `target`, which must be an
+/// `OpTy` (else refused with `notTarget`): the shared entry of the kernel
+/// rewrites.
+template <typename Builder, typename OpTy = linalg::LinalgOp, typename Options>
+FailureOr<scf::ForOp>
+rewriteWithBuilder(RewriterBase &rewriter, Operation *target,
+                   const Options &options, std::string &why,
+                   StringRef notTarget = "the target is not a linalg op") {
+  auto op = dyn_cast<OpTy>(target);
+  if (!op) {
+    why = notTarget.str();
     return failure();
   }
-  Builder builder(rewriter, gemm, options);
+  Builder builder(rewriter, op, options);
   if (failed(builder.analyse(why)))
     return failure();
   return builder.build();

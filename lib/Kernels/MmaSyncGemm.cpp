@@ -88,15 +88,6 @@ private:
   /// block tile.
   std::pair<Value, Value> accumulatorPosition(int64_t mi, int64_t ni,
                                               int64_t e);
-  Value inBounds(Value row, Value col) {
-    return withinEdges(row, lhs.outerSize, lhs.outerTile, col, rhs.outerSize,
-                       rhs.outerTile);
-  }
-  /// Whether the block tile can be partial, so stores need masks.
-  bool maskedStores() const {
-    return partialTile(lhs.outerSize, lhs.outerTile) ||
-           partialTile(rhs.outerSize, rhs.outerTile);
-  }
   /// Bytes of an operand's shared-memory ring.
   int64_t ringBytes(const StagedOperand &op) const {
     return opt.stages * op.rows * (op.cols + op.pad) *
@@ -197,20 +188,9 @@ LogicalResult MmaSyncBuilder::analyse(std::string &why) {
                               warpM, warpN, fragsM * fragsN * 4)
                     .str());
 
-  if (failed(checkRingFits(*target, opt.stages, ringBytes(lhs) + ringBytes(rhs),
-                           why)))
-    return failure();
-
-  FailureOr<OutputMap> outputMap = analyseOutputMap(gemm, *this, why);
-  if (failed(outputMap))
-    return failure();
-  output = *outputMap;
-
-  FailureOr<EpilogueChain> epilogue = analyseEpilogue(gemm, launch, why);
-  if (failed(epilogue))
-    return failure();
-  chain = std::move(*epilogue);
-  return success();
+  return analyseRingAndOutput(gemm, *this, opt.stages,
+                              ringBytes(lhs) + ringBytes(rhs), output, chain,
+                              why);
 }
 
 MmaSyncBuilder::Chunk MmaSyncBuilder::chunkAt(StagedOperand &op, Value kBase,
@@ -405,7 +385,7 @@ void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
         SmallVector<Value> tileIndices = outputIndices(output, row, col);
         Value first = acc[(mi * fragsN + ni) * 4 + 2 * half];
         Value second = acc[(mi * fragsN + ni) * 4 + 2 * half + 1];
-        if (!maskedStores()) {
+        if (!partialBlockTile(lhs, rhs)) {
           SmallVector<Value> nextIndices(tileIndices);
           nextIndices[nPos] = add(col, c(1));
           auto lo = evaluateChain(tileIndices, first);
@@ -431,7 +411,8 @@ void MmaSyncBuilder::emitEpilogue(ArrayRef<Value> acc) {
         // At a ragged edge each element is masked on its own.
         for (int64_t e = 0; e < 2; ++e) {
           auto [r, cl] = accumulatorPosition(mi, ni, 2 * half + e);
-          storeChainMasked(chain, output, r, cl, inBounds(r, cl),
+          storeChainMasked(chain, output, r, cl,
+                           insideBlockTile(lhs, rhs, r, cl),
                            e ? second : first);
         }
       }
@@ -490,7 +471,7 @@ scf::ForOp MmaSyncBuilder::build() {
         }
         auto [row, col] = accumulatorPosition(mi, ni, e);
         init.push_back(loadOutputMasked(chain.accumulator, output, row, col,
-                                        inBounds(row, col)));
+                                        insideBlockTile(lhs, rhs, row, col)));
       }
 
   auto issue = [&](Value kTile, Value slot) -> std::function<void()> {

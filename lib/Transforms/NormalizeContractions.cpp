@@ -93,6 +93,14 @@ struct DropUnitConstantResults : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The loop kinds of a contraction candidate (isContractionCandidate);
+/// failure for any other op.
+FailureOr<linalg::ContractionDimensions> candidateDims(linalg::GenericOp op) {
+  if (!isContractionCandidate(op))
+    return failure();
+  return linalg::inferContractionDims(op);
+}
+
 /// The positions of `dims` in `map`'s results, sorted by that position.
 SmallVector<unsigned> sortedByPosition(ArrayRef<unsigned> dims, AffineMap map) {
   SmallVector<unsigned> sorted(dims);
@@ -113,10 +121,7 @@ struct CollapseContractionLoops : public OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isContractionCandidate(op))
-      return failure();
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
+    FailureOr<linalg::ContractionDimensions> dims = candidateDims(op);
     if (failed(dims) || dims->m.empty() || dims->n.empty() ||
         dims->k.empty() ||
         (dims->batch.size() <= 1 && dims->m.size() == 1 &&
@@ -170,10 +175,7 @@ struct MaterializeBatchMajorInputs : public OpRewritePattern<linalg::GenericOp> 
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isContractionCandidate(op))
-      return failure();
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
+    FailureOr<linalg::ContractionDimensions> dims = candidateDims(op);
     if (failed(dims) || dims->batch.size() != 1)
       return failure();
     AffineExpr batch = getAffineDimExpr(dims->batch[0], op.getContext());

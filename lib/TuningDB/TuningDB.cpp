@@ -125,6 +125,15 @@ struct Statement {
     else
       bind(i, s);
   }
+  /// Binds the key of runs and winners to parameters 1 to 4, where every
+  /// statement that selects or writes by key takes it.
+  void bindKey(const std::string &signature, const std::string &target,
+               const std::string &toolchain, const std::string &device) {
+    bind(1, signature);
+    bind(2, target);
+    bind(3, toolchain);
+    bind(4, device);
+  }
   void bind(int i, std::optional<double> v) {
     v ? sqlite3_bind_double(stmt, i, *v) : sqlite3_bind_null(stmt, i);
   }
@@ -253,6 +262,35 @@ constexpr const char *kUpsertWinner =
     "excluded.time_ms < winners.time_ms) OR "
     "(excluded.timing IS NOT NULL AND winners.timing IS NULL)))";
 
+/// Reads the columns that `winner` and `listWinners` both select, from
+/// column `first` on, in this order: script, script_hash, time_ms,
+/// measured, device, model, timing. `Winner` is StoredWinner or WinnerInfo.
+template <typename Winner>
+void readWinnerColumns(Statement &s, int first, Winner &w) {
+  w.script = s.text(first);
+  w.scriptHash = s.text(first + 1);
+  w.timeMs = s.real(first + 2);
+  w.measured = sqlite3_column_int(s.stmt, first + 3) != 0;
+  w.device = s.text(first + 4);
+  w.model = s.text(first + 5);
+  w.timing = s.text(first + 6);
+}
+
+/// Steps `s` through all its rows, each read by `readRow`; a failed step
+/// fails with `what` and SQLite's message.
+template <typename Row>
+llvm::Expected<std::vector<Row>> readRows(sqlite3 *db, Statement &s,
+                                          const char *what,
+                                          llvm::function_ref<Row()> readRow) {
+  std::vector<Row> rows;
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW)
+    rows.push_back(readRow());
+  if (rc != SQLITE_DONE)
+    return sqlError(db, what);
+  return rows;
+}
+
 std::string hashText(const std::string &text) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -374,10 +412,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
               "coalesce(?8, lower(hex(randomblob(16)))))");
       rc != SQLITE_OK)
     return rc;
-  insertRun.bind(1, run.signature);
-  insertRun.bind(2, run.target);
-  insertRun.bind(3, run.toolchain);
-  insertRun.bind(4, run.device);
+  insertRun.bindKey(run.signature, run.target, run.toolchain, run.device);
   insertRun.bind(5, run.model);
   insertRun.bind(6, std::optional<int64_t>(run.measured));
   insertRun.bindOrNull(7, timing);
@@ -421,10 +456,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   Statement w;
   if (int rc = w.prepare(db, kUpsertWinner); rc != SQLITE_OK)
     return rc;
-  w.bind(1, run.signature);
-  w.bind(2, run.target);
-  w.bind(3, run.toolchain);
-  w.bind(4, run.device);
+  w.bindKey(run.signature, run.target, run.toolchain, run.device);
   w.bind(5, win.script);
   w.bind(6, win.scriptHash);
   w.bind(7, time);
@@ -462,20 +494,11 @@ std::optional<StoredWinner> TuningDB::winner(const std::string &signature,
                     kWinnerPreference + " LIMIT 1";
   if (s.prepare(db, sql.c_str()) != SQLITE_OK)
     return std::nullopt;
-  s.bind(1, signature);
-  s.bind(2, target);
-  s.bind(3, toolchain);
-  s.bind(4, device);
+  s.bindKey(signature, target, toolchain, device);
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
     return std::nullopt;
   StoredWinner w;
-  w.script = s.text(0);
-  w.scriptHash = s.text(1);
-  w.timeMs = s.real(2);
-  w.measured = sqlite3_column_int(s.stmt, 3) != 0;
-  w.device = s.text(4);
-  w.model = s.text(5);
-  w.timing = s.text(6);
+  readWinnerColumns(s, 0, w);
   return w;
 }
 
@@ -498,10 +521,9 @@ TuningDB::pastResult(const std::string &signature, const std::string &target,
   Statement s;
   if (s.prepare(db, sql.c_str()) != SQLITE_OK)
     return std::nullopt;
-  int column = 1;
-  for (const std::string *v :
-       {&signature, &target, &toolchain, &device, &scriptHash})
-    s.bind(column++, *v);
+  s.bindKey(signature, target, toolchain, device);
+  s.bind(5, scriptHash);
+  int column = 6;
   for (llvm::StringRef status : statuses)
     s.bind(column++, status.str());
   if (sqlite3_step(s.stmt) != SQLITE_ROW)
@@ -521,7 +543,7 @@ TuningDB::listWinners(const WinnerFilter &filter) {
       std::string(
           "SELECT w.signature, w.target, w.toolchain, w.script, "
           "w.script_hash, w.time_ms, w.measured, w.device, w.model, "
-          "w.run_id, w.created, w.updated, w.timing, "
+          "w.timing, w.run_id, w.created, w.updated, "
           "(SELECT count(*) FROM runs r WHERE r.signature = w.signature AND "
           "r.target = w.target AND r.toolchain = w.toolchain), "
           "(SELECT count(*) FROM runs r JOIN candidates c ON c.run_id = r.id "
@@ -535,50 +557,39 @@ TuningDB::listWinners(const WinnerFilter &filter) {
       "(?2 = '' OR w.target = ?2) AND (?3 = '' OR w.toolchain = ?3) AND "
       "(?4 = 0 OR w.preference = 1) "
       "ORDER BY w.signature, w.target, w.toolchain, w.device";
+  const char *what = "tuning database: cannot list winners";
   if (s.prepare(db, sql.c_str()) != SQLITE_OK)
-    return sqlError(db, "tuning database: cannot list winners");
+    return sqlError(db, what);
   s.bind(1, filter.signature);
   s.bind(2, filter.target);
   s.bind(3, filter.toolchain);
   s.bind(4, std::optional<int64_t>(filter.bestPerKey));
-  std::vector<WinnerInfo> winners;
-  int rc;
-  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+  return readRows<WinnerInfo>(db, s, what, [&] {
     WinnerInfo w;
     w.signature = s.text(0);
     w.target = s.text(1);
     w.toolchain = s.text(2);
-    w.script = s.text(3);
-    w.scriptHash = s.text(4);
-    w.timeMs = s.real(5);
-    w.measured = sqlite3_column_int(s.stmt, 6) != 0;
-    w.device = s.text(7);
-    w.model = s.text(8);
-    w.runId = s.integer(9);
-    w.created = s.text(10);
-    w.updated = s.text(11);
-    w.timing = s.text(12);
+    readWinnerColumns(s, 3, w);
+    w.runId = s.integer(10);
+    w.created = s.text(11);
+    w.updated = s.text(12);
     w.runs = sqlite3_column_int64(s.stmt, 13);
     w.candidates = sqlite3_column_int64(s.stmt, 14);
-    winners.push_back(std::move(w));
-  }
-  if (rc != SQLITE_DONE)
-    return sqlError(db, "tuning database: cannot list winners");
-  return winners;
+    return w;
+  });
 }
 
 llvm::Expected<std::vector<CandidateRow>>
 TuningDB::runCandidates(int64_t runId) {
   Statement s;
+  const char *what = "tuning database: cannot read candidates";
   if (s.prepare(db, "SELECT idx, round, source, status, diagnostic, "
                     "script_hash, script, time_ms, estimated_ms, tflops, "
                     "registers, spill_bytes, shared_bytes FROM candidates "
                     "WHERE run_id = ? ORDER BY idx") != SQLITE_OK)
-    return sqlError(db, "tuning database: cannot read candidates");
+    return sqlError(db, what);
   s.bind(1, std::optional<int64_t>(runId));
-  std::vector<CandidateRow> rows;
-  int rc;
-  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+  return readRows<CandidateRow>(db, s, what, [&] {
     CandidateRow c;
     c.index = sqlite3_column_int64(s.stmt, 0);
     c.round = sqlite3_column_int64(s.stmt, 1);
@@ -593,11 +604,8 @@ TuningDB::runCandidates(int64_t runId) {
     c.registers = s.integer(10);
     c.spillBytes = s.integer(11);
     c.sharedBytes = s.integer(12);
-    rows.push_back(std::move(c));
-  }
-  if (rc != SQLITE_DONE)
-    return sqlError(db, "tuning database: cannot read candidates");
-  return rows;
+    return c;
+  });
 }
 
 llvm::Expected<PruneStats> TuningDB::prune(const PrunePolicy &policy) {

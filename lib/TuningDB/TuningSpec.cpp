@@ -320,35 +320,32 @@ std::string sanitize(StringRef s) {
   return out;
 }
 
-/// Adds `indent` before every non-empty line but the first.
-std::string indentLines(StringRef text, StringRef indent) {
+/// `text` with every line but the first replaced by `edit(line)`: the
+/// first line continues one that the caller has already indented.
+std::string
+editLinesAfterFirst(StringRef text,
+                    llvm::function_ref<std::string(StringRef)> edit) {
   llvm::SmallVector<StringRef> lines;
   text.split(lines, '\n');
-  std::string out;
-  for (auto [i, line] : llvm::enumerate(lines)) {
-    if (i > 0) {
-      out += '\n';
-      if (!line.empty())
-        out += indent;
-    }
-    out += line;
-  }
+  std::string out = lines.front().str();
+  for (StringRef line : llvm::drop_begin(lines))
+    out += "\n" + edit(line);
   return out;
+}
+
+/// Adds `indent` before every non-empty line but the first.
+std::string indentLines(StringRef text, StringRef indent) {
+  return editLinesAfterFirst(text, [&](StringRef line) {
+    return line.empty() ? std::string() : (indent + line).str();
+  });
 }
 
 /// Removes `indent` from the start of every line but the first that has it.
 std::string dedentLines(StringRef text, StringRef indent) {
-  llvm::SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  std::string out;
-  for (auto [i, line] : llvm::enumerate(lines)) {
-    if (i > 0) {
-      out += '\n';
-      line.consume_front(indent);
-    }
-    out += line;
-  }
-  return out;
+  return editLinesAfterFirst(text, [&](StringRef line) {
+    line.consume_front(indent);
+    return line.str();
+  });
 }
 
 std::string attrsOf(const WinnerInfo &w) {
