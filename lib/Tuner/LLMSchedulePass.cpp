@@ -194,6 +194,7 @@ LogicalResult Tuner::run(ModuleOp module,
       return;
     Semaphore::Hold hold(tuning);
     tuneDispatch(records[i]);
+    finishDispatch(records[i]);
   });
   tuningSeconds = secondsSinceStart() - searchStart;
 
@@ -258,8 +259,9 @@ LogicalResult Tuner::run(ModuleOp module,
 
   if (tuningDB)
     for (const DispatchRecord &r : records)
-      if (llvm::Error err = r.sameAs ? llvm::Error::success()
-                                     : tuningDB->record(toTuningRun(r))) {
+      if (llvm::Error err = r.sameAs || r.recorded
+                                ? llvm::Error::success()
+                                : tuningDB->record(toTuningRun(r))) {
         emitError(module.getLoc()) << llvm::toString(std::move(err));
         return failure();
       }
@@ -275,6 +277,35 @@ LogicalResult Tuner::run(ModuleOp module,
   }
   printSummary(records);
   return success();
+}
+
+/// Keeps a dispatch's result as soon as its search ends: in the tuning
+/// database (where its winner would ship: it compiled, and passed the GPU's
+/// check where one measured), and, when it searched (an LLM or a GPU), as
+/// one line on stderr, terminal or not, so a long run's log shows how far
+/// it got.
+void Tuner::finishDispatch(DispatchRecord &record) {
+  if (record.fatal)
+    return;
+  const Candidate &win = record.candidates[record.winner];
+  if (client || measurement.enabled) {
+    std::lock_guard<std::mutex> lock(progressMutex);
+    llvm::errs() << llvm::formatv(
+        "vibegemm: [{0}] tuned at {1:F0} s: candidate {2} ({3}) {4} of {5}\n",
+        record.name, secondsSinceStart(), record.winner, win.source,
+        win.ok() ? formatMs(win) : stringifyCandidateStatus(win.status).str(),
+        record.candidates.size());
+  }
+  if (!tuningDB || !win.ok())
+    return;
+  std::lock_guard<std::mutex> lock(databaseMutex);
+  if (llvm::Error err = tuningDB->record(toTuningRun(record))) {
+    // Not fatal here: the run records it again at the end, and reports
+    // the error there.
+    llvm::consumeError(std::move(err));
+    return;
+  }
+  record.recorded = true;
 }
 
 void Tuner::printSummary(const std::vector<DispatchRecord> &records) {

@@ -86,6 +86,9 @@ struct DispatchRecord {
   /// The LLM candidate that ranked best on static estimates alone, when no
   /// GPU verified it: it guided the prompts but does not ship.
   std::optional<size_t> unverifiedBest;
+  /// Recorded in the tuning database as soon as it was tuned, so a run
+  /// stopped later (a Slurm time limit, Ctrl-C) keeps it.
+  bool recorded = false;
 };
 
 /// The same module compiled with the reference schedule.
@@ -159,6 +162,7 @@ public:
 
 private:
   void printSummary(const std::vector<DispatchRecord> &records);
+  void finishDispatch(DispatchRecord &record);
 
   // Evaluate.cpp: one candidate. evaluateScript and what it calls run on
   // any thread: each candidate compiles in an MLIRContext of its own.
@@ -219,7 +223,7 @@ private:
   const DialectRegistry *registry = nullptr;
   std::unique_ptr<DeviceQueue> deviceQueue;
   std::unique_ptr<Semaphore> compileJobs;
-  std::mutex statsMutex, progressMutex;
+  std::mutex statsMutex, progressMutex, databaseMutex;
   std::chrono::steady_clock::time_point startTime;
   /// Wall time of the search (candidates and LLM rounds), for the report.
   double tuningSeconds = 0;
