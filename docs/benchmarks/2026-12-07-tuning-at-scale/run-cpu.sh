@@ -9,6 +9,7 @@
 # current prompts; RUNS names the runs ("before" uses BEFORE_OPT, any other
 # AFTER_OPT); runs add to OUT/wall.txt, so several calls fill one table.
 # Prompts that found no recorded reply are kept in OUT/<run>.unanswered.
+# MODULE= tunes another module; EXTRA= adds llm-schedule options (db=...).
 # Usage: [REPLIES=replies] [RUNS="after before"] run-cpu.sh BEFORE_OPT AFTER_OPT OUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +26,7 @@ for m in 1 32 256 4096; do
   cp -r "$replies/qwen_m${m}_d0" "$replies/qwen_m${m}_d3" # o_proj as q_proj
   cp -r "$replies/qwen_m${m}_d4" "$replies/qwen_m${m}_d5" # up_proj as gate_proj
 done
-common="model=stand-in rounds=3 candidates=4 measure=${MEASURE:-off} target=sm_90a cache-dir=off"
+common="model=stand-in rounds=3 candidates=4 measure=${MEASURE:-off} target=sm_90a cache-dir=off ${EXTRA:-}"
 for run in ${RUNS:-after before}; do
   opt=$after
   [ "$run" = before ] && opt=$before
@@ -35,7 +36,7 @@ for run in ${RUNS:-after before}; do
     "$out/$run.state" "$out/$run.unanswered" > "$out/$run.provider"
   chmod +x "$out/$run.provider"
   start=$(date +%s.%N)
-  "$opt" "$here/qwen2.5-7b-linears.mlir" \
+  "$opt" "${MODULE:-$here/qwen2.5-7b-linears.mlir}" \
     --llm-schedule="endpoint=command:$out/$run.provider $common artifacts-dir=$out/$run" \
     -o "$out/$run.mlir" 2> "$out/$run.err"
   end=$(date +%s.%N)
