@@ -14,8 +14,14 @@ import math
 import os
 import shlex
 
-PEAK_FLOPS = {"bf16": 989e12, "f32": 67e12}  # H200 dense, no sparsity; f32 without TF32
-BANDWIDTH = 4.0e12  # B/s: realistic for the H200's 4.8 TB/s HBM3e
+# Per GPU: dense peaks (no sparsity; f32 without TF32) and the memory
+# bandwidth a copy reaches in practice, below the datasheet's (H200 4.8 TB/s
+# HBM3e: about 4.3 TB/s measured here, so 4.0; H100 SXM 3.35 TB/s HBM3:
+# about 3.0 measured). A device this table lacks is taken as an H200.
+DEVICES = {
+    "H200": {"bf16": 989e12, "f32": 67e12, "bandwidth": 4.0e12, "datasheet": "4.8"},
+    "H100": {"bf16": 989e12, "f32": 67e12, "bandwidth": 3.0e12, "datasheet": "3.35"},
+}
 PLACEHOLDER = "<filled in by the run>"
 COLUMNS = [("cublas", "cuBLAS"), ("eager", "eager"), ("torch_compile", "torch.compile"),
            ("max_autotune", "max-autotune")]
@@ -37,10 +43,17 @@ def fmt(x, digits=4):
     return f"{x:.{digits}g}"
 
 
-def roofline_ms(prob):
-    """max(FLOPs / peak, bytes / bandwidth) in ms, and which bound."""
-    c = prob["flops"] / PEAK_FLOPS[prob["dtype"]]
-    m = prob["min_bytes"] / BANDWIDTH
+def device_of(results):
+    """The DEVICES key of the GPU a run used ("H200" when unknown)."""
+    name = (((results or {}).get("environment") or {}).get("device") or {}).get("name", "")
+    return next((key for key in DEVICES if key in name), "H200")
+
+
+def roofline_ms(prob, device="H200"):
+    """max(FLOPs / peak, bytes / bandwidth) in ms on `device`, and which bound."""
+    facts = DEVICES[device]
+    c = prob["flops"] / facts[prob["dtype"]]
+    m = prob["min_bytes"] / facts["bandwidth"]
     return (max(c, m) * 1e3, "compute" if c >= m else "memory")
 
 
@@ -49,7 +62,7 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def row_data(rec):
+def row_data(rec, device="H200"):
     """The numbers of one problem, flattened for the table and the plot."""
     prob = rec["problem"]
     comp = rec.get("compile") or {}
@@ -83,13 +96,14 @@ def row_data(rec):
         if tc.get("check") == "mismatch":
             d["notes"].append(f"{name} differs from eager: max rel err "
                               f"{tc.get('max_rel_err_vs_eager'):.3g}")
-    d["roofline_ms"], d["bound"] = roofline_ms(prob)
+    d["roofline_ms"], d["bound"] = roofline_ms(prob, device)
     return d
 
 
 def table_md(results):
     """The markdown table, geometric means and notes."""
-    rows = [row_data(r) for r in results.get("problems", [])]
+    device = device_of(results)
+    rows = [row_data(r, device) for r in results.get("problems", [])]
     out = ["| problem | dtype | M | N | K | batch | roofline ms | vibegemm ms | status | "
            "TFLOP/s | cuBLAS ms | eager ms | torch.compile ms | max-autotune ms | "
            "cuBLAS/vibegemm | eager/vibegemm | compile/vibegemm | autotune/vibegemm |",
@@ -129,10 +143,12 @@ def table_md(results):
                 g = geomean(vals)
                 cells.append(f"{fmt(g, 3)} ({len(vals)} of {len(sel)})")
             out.append(f"| {level} | {dtype} | " + " | ".join(cells) + " |")
-    out += ["", "Roofline: the larger of FLOPs / peak (H200 dense: bf16 989 TFLOP/s, "
-            "f32 without TF32 67 TFLOP/s) and the bytes of the inputs and the output, "
-            "each moved once, over 4.0 TB/s (the datasheet's 4.8 TB/s is not reached in "
-            "practice); (m) marks memory-bound problems. FLOPs are 2·M·N·K per batch, "
+    facts = DEVICES[device]
+    out += ["", f"Roofline: the larger of FLOPs / peak ({device} dense: bf16 "
+            f"{facts['bf16'] / 1e12:.0f} TFLOP/s, f32 without TF32 {facts['f32'] / 1e12:.0f} "
+            "TFLOP/s) and the bytes of the inputs and the output, each moved once, over "
+            f"{facts['bandwidth'] / 1e12:.1f} TB/s (the datasheet's {facts['datasheet']} TB/s "
+            "is not reached in practice); (m) marks memory-bound problems. FLOPs are 2·M·N·K per batch, "
             "epilogues not counted. \\* marks PyTorch times taken as CUDA-graph replays "
             "(runs under 10 µs)."]
     if notes:
@@ -148,7 +164,7 @@ def plot(results, path):
 
     Returns which renderer drew it ("matplotlib" or "builtin").
     """
-    rows = [row_data(r) for r in results.get("problems", [])]
+    rows = [row_data(r, device_of(results)) for r in results.get("problems", [])]
     labels, vals = [], []
     for d in rows:
         cb = d["cublas_ms"]

@@ -313,6 +313,16 @@ class ReportTest(unittest.TestCase):
         ms, bound = report.roofline_ms(p)
         self.assertAlmostEqual(ms, 2 * 4096 ** 3 / 67e12 * 1e3, places=6)
         self.assertEqual(bound, "compute")
+        # A memory-bound problem's floor follows the GPU the run used.
+        decode = next(bench.problem_record(q) for q in problems.suite()
+                      if q.name == "a_decode_bf16")
+        h200, _ = report.roofline_ms(decode, "H200")
+        h100, bound = report.roofline_ms(decode, "H100")
+        self.assertEqual(bound, "memory")
+        self.assertAlmostEqual(h100 / h200, 4.0 / 3.0, places=6)
+        self.assertEqual(report.device_of(
+            {"environment": {"device": {"name": "NVIDIA H100 80GB HBM3"}}}), "H100")
+        self.assertEqual(report.device_of({}), "H200")
 
     def test_png_decodes(self):
         cv = png.Canvas(7, 3)
