@@ -3,8 +3,9 @@
 // Every kernel computes (or pretends to compute) the f32 GEMM
 // C[256,256] = A[256,256] * B[256,256], all row-major, and takes the same
 // three pointers (A, B, C) so every plan passes {"buffer": "arg0"},
-// {"buffer": "arg1"}, {"buffer": "res0"}. The two controls are correct; each
-// other kernel cheats in one way that one of vibegemm-run's checks must catch.
+// {"buffer": "arg1"}, {"buffer": "res0"}; the run-time-rows kernels at the
+// end compute M rows and also take M. The controls are correct; each other
+// kernel cheats in one way that one of vibegemm-run's checks must catch.
 // regenerate.sh compiles this file to kernels.ptx, which the plans load.
 //
 //===----------------------------------------------------------------------===//
@@ -247,4 +248,27 @@ extern "C" __global__ void vg_adv_input_write(float *A, const float *B,
     A[tid] = 0.0f;
   if (tid == 0)
     vg_adv_blocks_done = 0; // ready for the next launch
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time rows: C[M,256] = A[M,256] * B[256,256] with M read at run time
+// (plan version 2, "sizes": {"M": ...}; grid [16, ceildiv(M, 16), 1]).
+//===----------------------------------------------------------------------===//
+
+/// CONTROL (rows.plan.json): rows past M are not touched.
+extern "C" __global__ void vg_adv_rows(const float *A, const float *B,
+                                       float *C, int64_t M) {
+  int row = rowOf(), col = colOf();
+  if (row < M)
+    C[row * kDim + col] = dot(A, B, row, col);
+}
+
+/// CHEAT (rows-fixed): a kernel built for the first size bucket that
+/// ignores the run-time M: it writes rows 0..15 only, right for M <= 16
+/// and silently incomplete above.
+extern "C" __global__ void vg_adv_rows_fixed(const float *A, const float *B,
+                                             float *C, int64_t) {
+  int row = rowOf(), col = colOf();
+  if (row < kTile)
+    C[row * kDim + col] = dot(A, B, row, col);
 }

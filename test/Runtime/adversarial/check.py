@@ -4,9 +4,10 @@
 Every ``*.plan.json`` in the cases directory that carries an ``"expect"``
 key (``{"status": ..., "why": ...}``, a key vibegemm-run ignores) is run as
 
-    VIBEGEMM_RUN --json --timeout=S PLAN
+    VIBEGEMM_RUN --json --timeout=S [--dim NAME=N ...] PLAN
 
-and vibegemm-run's status is compared with the expected one.  Plans that
+(the --dim values from ``"expect": {"sizes": {"M": 37}}`` for a plan with
+run-time sizes) and vibegemm-run's status is compared with the expected one.  Plans that
 expect ``ok`` are controls (correct kernels: the checks must not reject
 them); every other plan is a cheating kernel that one of the checks must
 catch.  Each cheating plan, and each control that names a
@@ -135,11 +136,13 @@ def one_line(text, limit=200):
     return ""
 
 
-def run_case(tool, plan_path, timeout, kernel_reference):
+def run_case(tool, plan_path, timeout, kernel_reference, sizes=None):
     """Run vibegemm-run on one plan; return a result dict."""
     cmd = [tool, "--json", f"--timeout={timeout:g}"]
     if kernel_reference:
         cmd.append("--reference=kernel")
+    for name, value in sorted((sizes or {}).items()):
+        cmd.append(f"--dim={name}={value}")
     cmd.append(plan_path)
     result = {"command": cmd, "exit_code": None, "status": None,
               "diagnostic": "", "reference": None, "stderr_tail": []}
@@ -239,7 +242,8 @@ def main(argv):
                 modes.append(True)
             for kernel_reference in modes:
                 result = run_case(args.vibegemm_run, path, args.timeout,
-                                  kernel_reference)
+                                  kernel_reference,
+                                  plan["expect"].get("sizes"))
                 good = judge(name, expected, result, kernel_reference)
                 key = ("control" if control else
                        "cheat_kernel" if kernel_reference else "cheat")
