@@ -85,11 +85,20 @@ double tuner::rankOf(const Candidate &candidate) {
   return candidate.estimatedMs.value_or(kNever);
 }
 
+/// Four significant digits: decode-sized kernels run for microseconds,
+/// where three decimals of a millisecond would hide a 10 % difference from
+/// the LLM that must beat it.
+static std::string significantMs(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.4g", ms);
+  return text;
+}
+
 std::string tuner::formatMs(const Candidate &c) {
   if (std::optional<double> t = c.timeMs)
-    return llvm::formatv("{0:f3} ms", *t).str();
+    return significantMs(*t) + " ms";
   if (std::optional<double> e = c.estimatedMs)
-    return llvm::formatv("~{0:f3} ms (estimated)", *e).str();
+    return "~" + significantMs(*e) + " ms (estimated)";
   return "-";
 }
 
