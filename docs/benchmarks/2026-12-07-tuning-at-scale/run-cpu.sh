@@ -4,8 +4,9 @@
 # after DELAY seconds, default 20, a model's reply time), once with the
 # sequential tuner (BEFORE_OPT) and once with the concurrent one
 # (AFTER_OPT), and writes wall times, tokens and winners to OUT/table.md and
-# OUT/results.json. measure=off: no GPU here (measure-gpu.sh times the
-# candidates on one). REPLIES=replies-v2 answers from the replies to the
+# OUT/results.json. measure=off by default (no GPU); MEASURE=on, on a GPU
+# machine after `source utils/gpu/env.sh`, verifies and times every
+# candidate there. REPLIES=replies-v2 answers from the replies to the
 # current prompts; RUNS names the runs ("before" uses BEFORE_OPT, any other
 # AFTER_OPT); runs add to OUT/wall.txt, so several calls fill one table.
 # Prompts that found no recorded reply are kept in OUT/<run>.unanswered.
