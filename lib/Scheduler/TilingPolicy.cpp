@@ -212,16 +212,6 @@ std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   return t;
 }
 
-/// Whether split-K can serve `p` with `t`'s tiles: too few of them to half
-/// fill the chip, no batch or softmax, and M and N multiples of the
-/// combining kernel's 16x16 tiles (a ragged one would give its threads'
-/// private tiles a dynamic size).
-bool wantsSplitK(const GemmProblem &p, const KernelTiling &t,
-                 const TargetInfo &target) {
-  return !p.batched && !p.hasSoftmax && 2 * blockCount(p, t) < target.smCount &&
-         p.m % kCombineTile == 0 && p.n % kCombineTile == 0;
-}
-
 /// Split-K for the block-tiled paths (mma.sync, FFMA): with too few blocks
 /// for the chip and a long K, split K until about two blocks per SM. A grid
 /// of one block folds the block loop away before the rewrite can find it;

@@ -41,6 +41,16 @@ inline int64_t blockCount(const GemmProblem &p, const KernelTiling &t) {
   return tileCount(p, t.blockM, t.blockN);
 }
 
+/// Whether split-K can serve `p` with `t`'s tiles: too few of them to half
+/// fill the chip, no batch or softmax, and M and N multiples of the
+/// combining kernel's 16x16 tiles (a ragged one would give its threads'
+/// private tiles a dynamic size).
+inline bool wantsSplitK(const GemmProblem &p, const KernelTiling &t,
+                        const TargetInfo &target) {
+  return !p.batched && !p.hasSoftmax && 2 * blockCount(p, t) < target.smCount &&
+         p.m % kCombineTile == 0 && p.n % kCombineTile == 0;
+}
+
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits
 /// into whole K-tiles and each split keeps at least 1024 of K.
 inline void growSplitK(const GemmProblem &p, KernelTiling &t,

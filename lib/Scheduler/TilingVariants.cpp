@@ -73,6 +73,36 @@ llvm::SmallVector<TilingVariant, 4> ffmaVariants(const GemmProblem &p,
   return variants;
 }
 
+/// The mma.sync choice over a small output splits K in powers of two, down
+/// to 1024 per split, so a short grid can stay short: 32x512x3584 bf16
+/// took 32x64 tiles split twice, 16 blocks for 132 SMs, 22 us on an H100.
+/// A stand-in LLM's split of 14 over 32x32 tiles, 224 blocks, ran 6 us
+/// there (docs/benchmarks/2026-12-07-tuning-at-scale). This races the
+/// choice's own tile split by the largest factor of its K-tiles that keeps
+/// at least 256 of K per split and at most two blocks an SM, with the f32
+/// partials (written, then read again by the combine) no larger than the
+/// operands. Measured on one shape so far, so a variant, not the choice.
+std::optional<KernelTiling> deeperSplit(const GemmProblem &p,
+                                        const KernelTiling &t,
+                                        const TargetInfo &target) {
+  if (t.blockK <= 0 || p.k % t.blockK || !wantsSplitK(p, t, target))
+    return std::nullopt;
+  int64_t blocks = blockCount(p, t), kTiles = p.k / t.blockK;
+  int64_t operandBytes =
+      (p.m * p.k + p.k * p.n) * (p.lhsType.getIntOrFloatBitWidth() / 8);
+  int64_t best = t.splitK;
+  for (int64_t split = t.splitK + 1; split <= kTiles; ++split)
+    if (kTiles % split == 0 && p.k / split >= 256 &&
+        blocks * split <= 2 * target.smCount &&
+        split * p.m * p.n * 4 <= operandBytes)
+      best = split;
+  if (best == t.splitK)
+    return std::nullopt;
+  KernelTiling deeper = t;
+  deeper.splitK = best;
+  return deeper;
+}
+
 } // namespace
 
 llvm::SmallVector<TilingVariant, 4>
@@ -105,6 +135,14 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
   }
   if (t && t->path == KernelPath::Ffma)
     return ffmaVariants(problem, chosen, target);
+  if (t && t->path == KernelPath::MmaSync && t->f32Precision.empty()) {
+    std::optional<KernelTiling> deeper = deeperSplit(problem, *t, target);
+    if (!deeper)
+      return {};
+    SimtTiling variant = chosen;
+    variant.kernel = deeper;
+    return {{"split-deep", variant}};
+  }
   if (!t || t->path != KernelPath::Wgmma || t->clusterRows != 1 ||
       !t->f32Precision.empty())
     return {};

@@ -376,3 +376,26 @@ TEST(AlternativeTilings, FfmaRacesFewerThreadsAndSplitKOnAShortGrid) {
   EXPECT_GT(split.splitK, 1);
   EXPECT_EQ(3072 % (split.splitK * split.blockK), 0);
 }
+
+TEST(AlternativeTilings, MmaSyncRacesADeeperSplitOnASmallOutput) {
+  MLIRContext ctx;
+  // nn.Linear at 32 tokens into 512 features (a KV projection): the choice
+  // is 32x64 mma.sync tiles split twice (16 blocks); the variant splits the
+  // 112 K-tiles of 32 fourteen ways, 256 of K each, 112 blocks.
+  GemmProblem kv = linearChain(ctx, 32, 512, 3584);
+  const TargetInfo &target = hopper();
+  SimtTiling chosen = chooseSimtTiling(kv, target);
+  ASSERT_TRUE(chosen.kernel.has_value());
+  ASSERT_EQ(chosen.kernel->path, KernelPath::MmaSync);
+  EXPECT_EQ(chosen.kernel->splitK, 2);
+  llvm::SmallVector<TilingVariant, 4> variants = variantsOf(kv, "sm_90a");
+  ASSERT_EQ(names(variants), std::vector<std::string>{"split-deep"});
+  const KernelTiling &deeper = *variants[0].tiling.kernel;
+  EXPECT_EQ(deeper.splitK, 14);
+  EXPECT_EQ(deeper.blockM, chosen.kernel->blockM);
+  EXPECT_EQ(deeper.blockN, chosen.kernel->blockN);
+  // A grid that already fills the chip races nothing.
+  EXPECT_TRUE(variantsOf(linearChain(ctx, 2048, 2048, 3584), "sm_90").empty());
+  // Nor does a K too short to split below 256 a split.
+  EXPECT_TRUE(variantsOf(linearChain(ctx, 32, 512, 256), "sm_90a").empty());
+}
