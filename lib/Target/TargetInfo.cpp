@@ -48,6 +48,18 @@ const TargetInfo *mlir::vibegemm::lookupTargetOrEmitError(llvm::StringRef name,
   return info;
 }
 
+TargetInfo mlir::vibegemm::forDevice(const TargetInfo &target,
+                                     llvm::StringRef device) {
+  TargetInfo out = target;
+  if (device.contains("H100"))
+    out.dramGBps = device.contains("PCIe")  ? 2000.0
+                   : device.contains("NVL") ? 3900.0
+                                            : 3350.0;
+  else if (device.contains("A100") && device.contains("40GB"))
+    out.dramGBps = 1555.0;
+  return out;
+}
+
 TargetChoice mlir::vibegemm::chooseTargetForDevice(llvm::StringRef device,
                                                    int major, int minor) {
   std::string gpu = (device + " (compute capability " + llvm::Twine(major) +

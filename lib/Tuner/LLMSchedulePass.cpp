@@ -88,6 +88,11 @@ LogicalResult Tuner::run(ModuleOp module,
   templates = std::move(*loaded);
   allowlist = parseAllowlist(templates.allowlist);
   measurement = setUpMeasurement();
+  if (measurement.enabled) {
+    // Rooflines and estimates by the floor of the GPU that measures.
+    measuredInfo = vibegemm::forDevice(*info, measurement.device);
+    info = &*measuredInfo;
+  }
   if (measure == "on" && !measurement.enabled) {
     emitError(module.getLoc(), "measure=on, but candidates cannot be "
                                "measured here: ")

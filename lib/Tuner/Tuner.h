@@ -210,6 +210,8 @@ private:
   PipelineRunner runPipeline;
   ModuleOp module;
   const vibegemm::TargetInfo *info = nullptr;
+  /// The target's facts for the GPU that measures (its memory bandwidth).
+  std::optional<vibegemm::TargetInfo> measuredInfo;
   /// Why `target=auto` chose the target ("" when it was given).
   std::string targetWhy;
   std::optional<bool> probed;

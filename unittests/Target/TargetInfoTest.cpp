@@ -48,3 +48,21 @@ TEST(TargetChoice, ReadsTheProbesAnswer) {
   // An answer it cannot read counts as no GPU.
   EXPECT_EQ(chooseTargetFromProbe(true, "something else").target, "sm_90");
 }
+
+TEST(TargetInfo, BandwidthFollowsTheMeasuringGpu) {
+  const TargetInfo &hopper = *lookupTarget("sm_90a");
+  EXPECT_EQ(hopper.dramGBps, 4800.0); // the H200's
+  EXPECT_EQ(forDevice(hopper, "NVIDIA H100 80GB HBM3 (sm_90)").dramGBps,
+            3350.0);
+  EXPECT_EQ(forDevice(hopper, "NVIDIA H100 PCIe (sm_90)").dramGBps, 2000.0);
+  EXPECT_EQ(forDevice(hopper, "NVIDIA H100 NVL (sm_90)").dramGBps, 3900.0);
+  EXPECT_EQ(forDevice(hopper, "NVIDIA H200 (sm_90)").dramGBps, 4800.0);
+  EXPECT_EQ(forDevice(hopper, "fake GPU (test runner)").dramGBps, 4800.0);
+  const TargetInfo &ampere = *lookupTarget("sm_80");
+  EXPECT_EQ(forDevice(ampere, "NVIDIA A100-SXM4-40GB (sm_80)").dramGBps,
+            1555.0);
+  EXPECT_EQ(forDevice(ampere, "NVIDIA A100-SXM4-80GB (sm_80)").dramGBps,
+            2039.0);
+  // Everything else stays the table's.
+  EXPECT_EQ(forDevice(hopper, "NVIDIA H100 80GB HBM3").smCount, 132);
+}

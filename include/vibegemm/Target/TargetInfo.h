@@ -46,6 +46,13 @@ llvm::StringRef knownTargets();
 /// null when there is none.
 const TargetInfo *lookupTargetOrEmitError(llvm::StringRef name, Location loc);
 
+/// `target` with the memory bandwidth of the GPU named `device` where the
+/// name says it differs from the table's (which holds the H200's for sm_90
+/// and the A100 80GB's for sm_80): an H100 SXM has 3.35 TB/s, an H100 NVL
+/// 3.9, an H100 PCIe 2.0, an A100 40GB 1.555. So a run measured on one GPU
+/// sets its rooflines and estimates by that GPU's memory floor.
+TargetInfo forDevice(const TargetInfo &target, llvm::StringRef device);
+
 /// `target=auto`: the target for the GPU a probe found, or for none.
 struct TargetChoice {
   /// A known target name; empty when the GPU is older than every target.
