@@ -293,24 +293,24 @@ void Tuner::finishDispatch(DispatchRecord &record) {
   if (record.fatal)
     return;
   const Candidate &win = record.candidates[record.winner];
-  if (client || measurement.enabled) {
-    std::lock_guard<std::mutex> lock(progressMutex);
-    llvm::errs() << llvm::formatv(
-        "vibegemm: [{0}] tuned at {1:F0} s: candidate {2} ({3}) {4} of {5}\n",
-        record.name, secondsSinceStart(), record.winner, win.source,
-        win.ok() ? formatMs(win) : stringifyCandidateStatus(win.status).str(),
-        record.candidates.size());
+  // The database first: the log line then says the run is kept.
+  if (tuningDB && win.ok()) {
+    std::lock_guard<std::mutex> lock(databaseMutex);
+    // An error is not fatal here: the run records it again at the end,
+    // and reports the error there.
+    if (llvm::Error err = tuningDB->record(toTuningRun(record)))
+      llvm::consumeError(std::move(err));
+    else
+      record.recorded = true;
   }
-  if (!tuningDB || !win.ok())
+  if (!client && !measurement.enabled)
     return;
-  std::lock_guard<std::mutex> lock(databaseMutex);
-  if (llvm::Error err = tuningDB->record(toTuningRun(record))) {
-    // Not fatal here: the run records it again at the end, and reports
-    // the error there.
-    llvm::consumeError(std::move(err));
-    return;
-  }
-  record.recorded = true;
+  std::lock_guard<std::mutex> lock(progressMutex);
+  llvm::errs() << llvm::formatv(
+      "vibegemm: [{0}] tuned at {1:F0} s: candidate {2} ({3}) {4} of {5}\n",
+      record.name, secondsSinceStart(), record.winner, win.source,
+      win.ok() ? formatMs(win) : stringifyCandidateStatus(win.status).str(),
+      record.candidates.size());
 }
 
 void Tuner::printSummary(const std::vector<DispatchRecord> &records) {
