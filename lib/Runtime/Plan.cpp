@@ -591,7 +591,6 @@ private:
       plan.sizes[name] = it->second;
     }
     sizes = plan.sizes;
-    expressions = true;
     return true;
   }
 
@@ -604,7 +603,8 @@ private:
     if (std::optional<int64_t> v = value->getAsInteger())
       return v;
     std::optional<llvm::StringRef> text = value->getAsString();
-    if (!text || !expressions)
+    // Only a version 2 plan has sizes (never an empty set).
+    if (!text || sizes.empty())
       return std::nullopt;
     llvm::Expected<int64_t> v = evaluateSizeExpr(*text, sizes);
     if (!v) {
@@ -630,8 +630,8 @@ private:
 
   std::string path, firstError;
   const SizeBindings &bound;
+  /// The bound sizes of a version 2 plan; empty for version 1.
   SizeBindings sizes;
-  bool expressions = false;
   llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> ptxTexts;
 };
 
