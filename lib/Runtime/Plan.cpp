@@ -201,10 +201,20 @@ public:
     for (auto [i, value] : llvm::enumerate(*launches)) {
       std::string where = llvm::formatv("launches[{0}]", i);
       PlanLaunch launch;
+      // A launch for another bucket is read when its sizes are bound: its
+      // expressions need not hold outside its range.
+      std::optional<bool> runs = launchRuns(value, where);
+      if (!runs)
+        return error();
+      if (!*runs)
+        continue;
       if (!parseLaunch(value, where, plan, launch))
         return error();
       plan.launches.push_back(std::move(launch));
     }
+    if (plan.launches.empty())
+      return fail("no launch runs for the sizes given (every \"when\" "
+                  "excludes them)");
 
     for (const char *key : {"reference", "gemm"}) {
       const json::Object *gemm = root->getObject(key);
@@ -592,6 +602,43 @@ private:
     }
     sizes = plan.sizes;
     return true;
+  }
+
+  /// Whether a launch runs for the bound sizes: a version 2 launch may
+  /// have "when": {"M": {"min": 17, "max": 64}}, the bucket whose kernel it
+  /// launches; one without runs for every size. nullopt on a bad "when".
+  std::optional<bool> launchRuns(const json::Value &value,
+                                 const std::string &where) {
+    const json::Object *obj = value.getAsObject();
+    const json::Value *when = obj ? obj->get("when") : nullptr;
+    if (!when)
+      return true;
+    const json::Object *ranges = when->getAsObject();
+    if (sizes.empty() || !ranges || ranges->empty()) {
+      setError(where + ": \"when\" needs a version 2 plan and an object "
+                       "of size ranges ({\"M\": {\"min\": 1, \"max\": 16}})");
+      return std::nullopt;
+    }
+    bool runs = true;
+    for (const auto &[key, range] : *ranges) {
+      std::string name = key.str(), at = where + ".when." + name;
+      auto it = sizes.find(name);
+      const json::Object *bounds = range.getAsObject();
+      std::optional<int64_t> min =
+          bounds ? bounds->getInteger("min") : std::nullopt;
+      std::optional<int64_t> max =
+          bounds ? bounds->getInteger("max") : std::nullopt;
+      if (it == sizes.end()) {
+        setError(at + ": the plan has no run-time size '" + name + "'");
+        return std::nullopt;
+      }
+      if (!min || !max || *max < *min) {
+        setError(at + ": needs integers \"min\" <= \"max\"");
+        return std::nullopt;
+      }
+      runs &= *min <= it->second && it->second <= *max;
+    }
+    return runs;
   }
 
   /// An integer field: a JSON integer or, in a version 2 plan, an

@@ -321,3 +321,63 @@ TEST_F(PlanTest, RefusesVersion2PlansWithBadSizes) {
   expectError({{"M", 4}}, "\"grid\" entries must be positive",
               withGrid("\"M - 4\""));
 }
+
+namespace {
+
+/// dynamicPlan() whose one launch is the kernel of two buckets of M: the
+/// first for M <= 16, the second for the rest, as a host choice among
+/// bucket dispatches compiles.
+std::string bucketedPlan(std::string firstWhen = "{\"M\": {\"min\": 1, "
+                                                 "\"max\": 16}}") {
+  std::string text = dynamicPlan();
+  size_t start = text.find("{\"ptx\"");
+  size_t end = text.find("]}]", start) + 2;
+  std::string launch = text.substr(start, end - start);
+  std::string second = launch;
+  second.replace(second.find("\"block\": [32"), 12, "\"block\": [64");
+  text.replace(start, end - start,
+               launch.substr(0, launch.size() - 1) + ", \"when\": " +
+                   firstWhen + "}, " + second.substr(0, second.size() - 1) +
+                   ", \"when\": {\"M\": {\"min\": 17, \"max\": 4096}}}");
+  return text;
+}
+
+} // namespace
+
+TEST_F(PlanTest, RunsOnlyTheLaunchesOfTheBoundSizesBucket) {
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(bucketedPlan());
+  ASSERT_TRUE(static_cast<bool>(doc));
+  for (auto [m, block] :
+       {std::pair<int64_t, unsigned>{1, 32}, {16, 32}, {17, 64}, {4096, 64}}) {
+    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, {{"M", m}});
+    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+    ASSERT_EQ(plan->launches.size(), 1u) << "M = " << m;
+    EXPECT_EQ(plan->launches[0].block[0], block) << "M = " << m;
+  }
+}
+
+TEST_F(PlanTest, RefusesBadWhens) {
+  auto expectError = [&](const std::string &text, const SizeBindings &sizes,
+                         llvm::StringRef message) {
+    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
+    ASSERT_TRUE(static_cast<bool>(doc));
+    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, sizes);
+    ASSERT_FALSE(static_cast<bool>(plan)) << "accepted: " << message.str();
+    std::string error = llvm::toString(plan.takeError());
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  };
+  expectError(bucketedPlan("{\"N\": {\"min\": 1, \"max\": 16}}"), {{"M", 4}},
+              "launches[0].when.N: the plan has no run-time size 'N'");
+  expectError(bucketedPlan("{\"M\": {\"min\": 16, \"max\": 1}}"), {{"M", 4}},
+              "launches[0].when.M: needs integers \"min\" <= \"max\"");
+  expectError(bucketedPlan("{\"M\": [1, 16]}"), {{"M", 4}},
+              "launches[0].when.M: needs integers");
+  // Buckets 1..8 and 17..4096 leave M = 12 without a launch.
+  std::string gap = bucketedPlan("{\"M\": {\"min\": 1, \"max\": 8}}");
+  expectError(gap, {{"M", 12}}, "no launch runs for the sizes given");
+  // A version 1 plan has no sizes to condition on.
+  std::string v1 = kGood;
+  v1.replace(v1.find("\"args\""), 6,
+             "\"when\": {\"M\": {\"min\": 1, \"max\": 2}}, \"args\"");
+  expectError(v1, {}, "launches[0]: \"when\" needs a version 2 plan");
+}
