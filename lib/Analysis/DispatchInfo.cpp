@@ -13,6 +13,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::vibegemm;
 
@@ -25,6 +28,10 @@ std::string vibegemm::typeName(Type type) {
 
 std::string GemmProblem::dtypeString() const {
   return typeName(lhsType) + "x" + typeName(rhsType) + "->" + typeName(accType);
+}
+
+int64_t vibegemm::representativeM(int64_t lo, int64_t hi) {
+  return std::max(lo, std::min<int64_t>(hi, 4096));
 }
 
 bool vibegemm::isGemmRoot(linalg::LinalgOp op) {
@@ -69,6 +76,16 @@ FailureOr<GemmProblem> vibegemm::getGemmProblem(func::FuncOp dispatch) {
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
   GemmProblem p;
   p.m = ranges[dims->m[0]];
+  if (ShapedType::isDynamic(p.m)) {
+    // Before vibegemm-bucket-dispatches gives it a bucket: every M.
+    p.mRange = {1, std::numeric_limits<int64_t>::max()};
+    if (auto range = dispatch->getAttrOfType<DenseI64ArrayAttr>(kMRangeAttr)) {
+      ArrayRef<int64_t> bounds = range.asArrayRef();
+      if (bounds.size() == 2)
+        p.mRange = {bounds[0], bounds[1]};
+    }
+    p.m = representativeM(p.mRange->first, p.mRange->second);
+  }
   p.n = ranges[dims->n[0]];
   p.k = ranges[dims->k[0]];
   if (!dims->batch.empty()) {
@@ -141,8 +158,12 @@ std::string vibegemm::computeSignature(func::FuncOp dispatch) {
     os << (p->batch > 1 ? "bmm" : "mm");
     if (p->batch > 1)
       os << p->batch << "x";
-    os << p->m << "x" << p->n << "x" << p->k << "_" << typeName(p->lhsType)
-       << "_" << typeName(p->accType) << "_" << (p->transposeA ? "T" : "N")
+    if (p->mRange)
+      os << "M" << p->mRange->first << "-" << p->mRange->second;
+    else
+      os << p->m;
+    os << "x" << p->n << "x" << p->k << "_" << typeName(p->lhsType) << "_"
+       << typeName(p->accType) << "_" << (p->transposeA ? "T" : "N")
        << (p->transposeB ? "T" : "N") << "_e" << p->epilogueOps;
     if (!p->f32Precision.empty())
       os << "_" << p->f32Precision;

@@ -10,7 +10,10 @@
 #include "ScriptBuilder.h"
 #include "vibegemm/Scheduler/BuiltinScheduler.h"
 
+#include "vibegemm/TransformOps/VibeGemmTransformOps.h"
+
 #include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
+#include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
@@ -339,6 +342,21 @@ LogicalResult checkTiling(func::FuncOp dispatch, const SimtTiling &t) {
 
 } // namespace
 
+/// Replaces upstream's block mapping, which needs static trip counts, by
+/// `transform.vibegemm.map_forall_to_grid`, which computes the grid at run
+/// time.
+static void mapBlocksToRuntimeGrid(transform::NamedSequenceOp sequence) {
+  SmallVector<transform::MapForallToBlocks> maps;
+  sequence.walk([&](transform::MapForallToBlocks op) { maps.push_back(op); });
+  for (transform::MapForallToBlocks op : maps) {
+    OpBuilder b(op);
+    auto grid = transform::MapForallToGridOp::create(
+        b, op.getLoc(), op.getResult().getType(), op.getTarget());
+    op.getResult().replaceAllUsesWith(grid.getLaunch());
+    op.erase();
+  }
+}
+
 FailureOr<transform::NamedSequenceOp>
 vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
                             const GemmProblem &problem, const SimtTiling &t,
@@ -353,7 +371,8 @@ vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
   // private accumulator a dynamic size: such epilogues run as kernels of
   // their own too.
   GemmProblem direct = problem;
-  if (t.reference || problem.m % t.blockM || problem.n % t.blockN)
+  if (t.reference || problem.m % t.blockM || problem.n % t.blockN ||
+      problem.mRange)
     direct.fuseEpilogues = false;
   // The CPU check runs the kernel paths' tilings as SIMT schedules.
   transform::NamedSequenceOp sequence;
@@ -363,6 +382,9 @@ vibegemm::buildSimtSchedule(OpBuilder &builder, func::FuncOp dispatch,
     sequence = buildStagedSchedule(b, problem, t, ops, sequenceName, cpuCheck);
   else
     sequence = buildDirectSchedule(b, direct, t, ops, sequenceName, cpuCheck);
+  // A run-time M gives run-time trip counts to the block loops along M.
+  if (problem.mRange)
+    mapBlocksToRuntimeGrid(sequence);
   // The parser verifies what it reads; built ops are verified here.
   for (Operation &op : sequence.getBody().front())
     if (failed(verify(&op))) {

@@ -42,6 +42,9 @@ void tryStagedPath(const GemmProblem &p, SimtTiling &t) {
   };
   if (p.batched)
     return fail("batched GEMMs use the direct schedule for now");
+  // Its shared-memory copies split off a remainder along a run-time M.
+  if (p.mRange)
+    return fail("a run-time M uses the direct schedule");
   // The staged copies' vectorization fails on 8-bit elements (seen on an
   // FP8 linear with scales); the direct schedule widens each element.
   if (isFloat8(p.lhsType))
@@ -567,7 +570,12 @@ int64_t vibegemm::softmaxThreadsFor(const GemmProblem &p) {
 }
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
-                                      const TargetInfo &target) {
+                                      const TargetInfo &chip) {
+  // The wgmma kernel reads through TMA descriptors over static buffers: a
+  // bucket of a run-time M takes mma.sync (docs/dynamic-shapes.md).
+  TargetInfo target = chip;
+  if (problem.mRange)
+    target.hasWgmma = false;
   SimtTiling t;
   // Large problems get 128x128 block tiles with 8x8 register tiles (256
   // threads); smaller ones 64x64 with 4x4 so the grid still fills the chip.

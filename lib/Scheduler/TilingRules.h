@@ -47,8 +47,10 @@ inline int64_t blockCount(const GemmProblem &p, const KernelTiling &t) {
 /// private tiles a dynamic size).
 inline bool wantsSplitK(const GemmProblem &p, const KernelTiling &t,
                         const TargetInfo &target) {
-  return !p.batched && !p.hasSoftmax && 2 * blockCount(p, t) < target.smCount &&
-         p.m % kCombineTile == 0 && p.n % kCombineTile == 0;
+  // A run-time M (a bucket of M) has no static M for split-K's combine.
+  return !p.batched && !p.hasSoftmax && !p.mRange &&
+         2 * blockCount(p, t) < target.smCount && p.m % kCombineTile == 0 &&
+         p.n % kCombineTile == 0;
 }
 
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits

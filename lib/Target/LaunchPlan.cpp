@@ -1,22 +1,27 @@
-//===- LaunchPlan.cpp - Launch plan v1 from lowered IR --------------------===//
+//===- LaunchPlan.cpp - Launch plans from lowered IR ----------------------===//
 //
 // Walks a lowered function in program order: allocations become scratch or
 // temp buffers, gpu.launch_func ops become launches, calls to dispatches
-// are followed with their arguments renamed.
+// are followed with their arguments renamed. A function over a dynamic M
+// gives a version 2 plan: host values become expressions of "M", and the
+// host's choice among bucket kernels (scf.if on M) a "when" per launch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "vibegemm/Target/LaunchPlan.h"
 #include "vibegemm/Analysis/DispatchInfo.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -45,6 +50,50 @@ std::string vibegemm::planDtype(Type type) {
 
 namespace {
 
+/// Every dynamic size in a plan is the token count: dispatch formation and
+/// vibegemm-bucket-dispatches refuse any other.
+constexpr llvm::StringLiteral kSizeName = "M";
+
+/// A range of M, both ends included.
+struct MRange {
+  int64_t lo, hi;
+  bool operator==(const MRange &o) const { return lo == o.lo && hi == o.hi; }
+  bool empty() const { return lo > hi; }
+};
+
+/// `expr` over `operands` (dims, then symbols) in the plan's expression
+/// syntax, or nullopt.
+std::optional<std::string>
+affineText(AffineExpr expr, ArrayRef<std::string> operands, unsigned numDims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    int64_t v = c.getValue();
+    return v < 0 ? "(0 - " + std::to_string(-v) + ")" : std::to_string(v);
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return operands[d.getPosition()];
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return operands[numDims + sym.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::optional<std::string> l = affineText(bin.getLHS(), operands, numDims);
+  std::optional<std::string> r = affineText(bin.getRHS(), operands, numDims);
+  if (!l || !r)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + *l + " + " + *r + ")";
+  case AffineExprKind::Mul:
+    return "(" + *l + " * " + *r + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + *l + " / " + *r + ")";
+  case AffineExprKind::CeilDiv:
+    return "ceildiv(" + *l + ", " + *r + ")";
+  case AffineExprKind::Mod:
+    return "(" + *l + " % " + *r + ")";
+  default:
+    return std::nullopt;
+  }
+}
+
 class PlanBuilder {
 public:
   PlanBuilder(StringRef target, const PtxFileNamer &namer)
@@ -56,6 +105,12 @@ public:
     int64_t numInputs =
         numInputsAttr ? numInputsAttr.getInt() : func.getNumArguments();
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+      // A bucket dispatch's M (vibegemm-bucket-dispatches).
+      if (arg.getType().isIndex() && func->hasAttr(kMRangeAttr)) {
+        sizes = dynamicRange(func);
+        exprs[arg] = kSizeName.str();
+        continue;
+      }
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type)
         return emitError(func.getLoc(),
@@ -64,6 +119,8 @@ public:
       std::string name = isInput ? "arg" + std::to_string(i)
                                  : "res" + std::to_string(i - numInputs);
       llvm::json::Object buffer = shapedBuffer(name, type);
+      if (!type.hasStaticShape())
+        sizes = dynamicRange(func);
       buffer["kind"] = isInput ? "input" : "output";
       buffer[isInput ? "arg_index" : "result_index"] =
           isInput ? static_cast<int64_t>(i)
@@ -74,9 +131,10 @@ public:
       buffers.push_back(std::move(buffer));
       names[arg] = name;
     }
+    when = sizes.value_or(MRange{1, kMaxDynamicM});
     if (failed(walk(func)))
       return failure();
-    llvm::json::Object plan{{"version", 1},
+    llvm::json::Object plan{{"version", sizes ? 2 : 1},
                             {"function", func.getSymName().str()},
                             {"target", target.str()},
                             {"buffers", std::move(buffers)},
@@ -85,14 +143,189 @@ public:
       plan["dispatch"] = func.getSymName().str();
     if (!f32Precision.empty())
       plan["f32_precision"] = f32Precision;
+    if (sizes)
+      plan["sizes"] = llvm::json::Object{
+          {kSizeName,
+           llvm::json::Object{{"min", sizes->lo}, {"max", sizes->hi}}}};
     return plan;
   }
 
 private:
-  static llvm::json::Object shapedBuffer(StringRef name, MemRefType type) {
+  /// The Ms a function over a dynamic M serves: a bucket dispatch's range,
+  /// or every M for a host function choosing among buckets.
+  static MRange dynamicRange(func::FuncOp func) {
+    if (auto range = func->getAttrOfType<DenseI64ArrayAttr>(kMRangeAttr))
+      if (range.size() == 2)
+        return {range[0], range[1]};
+    return {1, kMaxDynamicM};
+  }
+
+  /// A shape whose dynamic sizes are "M" (or `dynamicSizes`' expressions).
+  static llvm::json::Array shapeOf(MemRefType type,
+                                   ArrayRef<std::string> dynamicSizes = {}) {
+    llvm::json::Array shape;
+    unsigned next = 0;
+    for (int64_t size : type.getShape()) {
+      if (!ShapedType::isDynamic(size))
+        shape.push_back(size);
+      else if (next < dynamicSizes.size())
+        shape.push_back(dynamicSizes[next++]);
+      else
+        shape.push_back(kSizeName);
+    }
+    return shape;
+  }
+
+  static llvm::json::Object
+  shapedBuffer(StringRef name, MemRefType type,
+               ArrayRef<std::string> dynamicSizes = {}) {
     return llvm::json::Object{{"name", name.str()},
-                              {"shape", llvm::json::Array(type.getShape())},
+                              {"shape", shapeOf(type, dynamicSizes)},
                               {"dtype", planDtype(type.getElementType())}};
+  }
+
+  /// A host value as a plan expression of M: constants, M read from a plan
+  /// buffer, and integer arithmetic on them. nullopt for anything else.
+  std::optional<std::string> hostExpr(Value v) {
+    if (auto it = exprs.find(v); it != exprs.end())
+      return it->second;
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return std::to_string(c.getSExtValue());
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (auto dim = dyn_cast<memref::DimOp>(op)) {
+      std::optional<int64_t> index = dim.getConstantIndex();
+      auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+      if (!index || !type || *index >= type.getRank())
+        return std::nullopt;
+      if (!type.isDynamicDim(*index))
+        return std::to_string(type.getDimSize(*index));
+      if (!names.count(dim.getSource()))
+        return std::nullopt;
+      return kSizeName.str();
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+      return hostExpr(op->getOperand(0));
+    auto binary = [&](StringRef infix,
+                      StringRef call) -> std::optional<std::string> {
+      std::optional<std::string> l = hostExpr(op->getOperand(0));
+      std::optional<std::string> r = hostExpr(op->getOperand(1));
+      if (!l || !r)
+        return std::nullopt;
+      if (!call.empty())
+        return (call + "(" + *l + ", " + *r + ")").str();
+      return "(" + *l + " " + infix.str() + " " + *r + ")";
+    };
+    if (isa<arith::AddIOp>(op))
+      return binary("+", "");
+    if (isa<arith::SubIOp>(op))
+      return binary("-", "");
+    if (isa<arith::MulIOp>(op))
+      return binary("*", "");
+    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(op))
+      return binary("/", "");
+    if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+      return binary("%", "");
+    if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(op))
+      return binary("", "ceildiv");
+    if (isa<arith::MinUIOp, arith::MinSIOp>(op))
+      return binary("", "min");
+    if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
+      return binary("", "max");
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+      SmallVector<std::string> operands;
+      for (Value operand : apply.getMapOperands()) {
+        std::optional<std::string> e = hostExpr(operand);
+        if (!e)
+          return std::nullopt;
+        operands.push_back(*e);
+      }
+      AffineMap map = apply.getAffineMap();
+      return affineText(map.getResult(0), operands, map.getNumDims());
+    }
+    return std::nullopt;
+  }
+
+  /// The Ms for which each branch of a host `scf.if` on M runs, within the
+  /// current range; nullopt when the condition is not `M <op> constant`.
+  std::optional<std::pair<MRange, MRange>> branchRanges(scf::IfOp ifOp) {
+    auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!cmp)
+      return std::nullopt;
+    APInt bound;
+    arith::CmpIPredicate pred = cmp.getPredicate();
+    std::optional<std::string> lhs = hostExpr(cmp.getLhs());
+    if (!lhs || *lhs != kSizeName ||
+        !matchPattern(cmp.getRhs(), m_ConstantInt(&bound)))
+      return std::nullopt;
+    int64_t c = bound.getSExtValue();
+    MRange below = when, above = when; // M <= t and M > t
+    auto split = [&](int64_t t) {
+      below.hi = std::min(when.hi, t);
+      above.lo = std::max(when.lo, t + 1);
+    };
+    using P = arith::CmpIPredicate;
+    switch (pred) {
+    case P::ule:
+    case P::sle:
+      split(c);
+      return std::make_pair(below, above);
+    case P::ult:
+    case P::slt:
+      split(c - 1);
+      return std::make_pair(below, above);
+    case P::ugt:
+    case P::sgt:
+      split(c);
+      return std::make_pair(above, below);
+    case P::uge:
+    case P::sge:
+      split(c - 1);
+      return std::make_pair(above, below);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// Follows both branches of a host choice among bucket kernels, each
+  /// with its range of M; a result must be one buffer whichever runs.
+  LogicalResult addIf(scf::IfOp ifOp) {
+    std::optional<std::pair<MRange, MRange>> ranges =
+        sizes ? branchRanges(ifOp) : std::nullopt;
+    if (!ranges)
+      return emitError(ifOp.getLoc(),
+                       "a launch plan follows host 'scf.if' only on the "
+                       "dynamic M against a constant");
+    MRange outer = when;
+    SmallVector<std::optional<std::string>> yielded(ifOp.getNumResults());
+    for (auto [region, range] :
+         {std::make_pair(&ifOp.getThenRegion(), ranges->first),
+          std::make_pair(&ifOp.getElseRegion(), ranges->second)}) {
+      if (region->empty() || range.empty())
+        continue;
+      when = range;
+      if (failed(walk(region->front())))
+        return failure();
+      auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+      for (auto [i, value] : llvm::enumerate(yield.getOperands())) {
+        auto it = names.find(value);
+        std::optional<std::string> name =
+            it == names.end() ? std::nullopt
+                              : std::optional<std::string>(it->second);
+        if (!name || (yielded[i] && *yielded[i] != *name))
+          return emitError(ifOp.getLoc(),
+                           "the branches of a host 'scf.if' must yield the "
+                           "same plan buffer");
+        yielded[i] = name;
+      }
+    }
+    when = outer;
+    for (auto [result, name] : llvm::zip(ifOp.getResults(), yielded))
+      if (name)
+        names[result] = *name;
+    return success();
   }
 
   LogicalResult walk(func::FuncOp func) {
@@ -100,7 +333,24 @@ private:
     if (auto precision = func->getAttrOfType<StringAttr>(kF32PrecisionAttr))
       if (f32Precision.empty() || precision.getValue() == "tf32")
         f32Precision = precision.getValue().str();
-    for (Operation &op : func.getBody().getOps()) {
+    return walk(func.getBody().front());
+  }
+
+  LogicalResult walk(Block &block) {
+    for (Operation &op : block) {
+      // A cast between static and dynamic shapes of one buffer.
+      if (auto cast = dyn_cast<memref::CastOp>(op)) {
+        auto it = names.find(cast.getSource());
+        if (it != names.end()) {
+          names[cast.getResult()] = it->second;
+          continue;
+        }
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        if (failed(addIf(ifOp)))
+          return failure();
+        continue;
+      }
       // A reshape of a whole row-major buffer (split-K views K as
       // [split, K / split]) is the same buffer to a kernel taking pointers.
       if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op)) {
@@ -115,10 +365,13 @@ private:
       if (isa<nvgpu::TmaCreateDescriptorOp>(op))
         continue;
       // Side-effect-free host ops (constants, poison) launch nothing.
-      if (isa<func::ReturnOp, memref::DeallocOp>(op) || isMemoryEffectFree(&op))
+      if (isa<func::ReturnOp, scf::YieldOp, memref::DeallocOp>(op) ||
+          isMemoryEffectFree(&op))
         continue;
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        if (failed(addAllocation(alloc, func->hasAttr("vibegemm.dispatch"))))
+        bool inDispatch =
+            alloc->getParentOfType<func::FuncOp>()->hasAttr(kDispatchAttr);
+        if (failed(addAllocation(alloc, inDispatch)))
           return failure();
         continue;
       }
@@ -135,6 +388,14 @@ private:
                            "launch plan cannot follow this call");
         for (auto [operand, arg] :
              llvm::zip(call.getOperands(), callee.getArguments())) {
+          if (operand.getType().isIndex()) {
+            std::optional<std::string> e = hostExpr(operand);
+            if (!e)
+              return emitError(call.getLoc(), "a size passed to a dispatch "
+                                              "must be a constant or M");
+            exprs[arg] = *e;
+            continue;
+          }
           auto it = names.find(operand);
           if (it == names.end())
             return emitError(call.getLoc(),
@@ -153,21 +414,36 @@ private:
 
   LogicalResult addAllocation(memref::AllocOp alloc, bool inDispatch) {
     MemRefType type = alloc.getType();
-    if (!type.hasStaticShape())
-      return emitError(alloc.getLoc(), "launch plans need static allocations");
+    SmallVector<std::string> dynamicSizes;
+    for (Value size : alloc.getDynamicSizes()) {
+      std::optional<std::string> e = sizes ? hostExpr(size) : std::nullopt;
+      if (!e)
+        return emitError(alloc.getLoc(), "launch plans need allocations "
+                                         "sized by constants or by M");
+      dynamicSizes.push_back(*e);
+    }
     std::string name;
     llvm::json::Object buffer;
     if (inDispatch) {
       name = "ws" + std::to_string(numScratch++);
-      int64_t bits = type.getElementTypeBitWidth();
+      int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
       // The shape lets the runtime encode tensor maps over it.
-      buffer = shapedBuffer(name, type);
+      buffer = shapedBuffer(name, type, dynamicSizes);
       buffer["kind"] = "scratch";
-      buffer["bytes"] = type.getNumElements() * std::max<int64_t>(1, bits / 8);
+      if (type.hasStaticShape()) {
+        buffer["bytes"] = type.getNumElements() * bytes;
+      } else {
+        std::string product = std::to_string(bytes);
+        for (const llvm::json::Value &size : *buffer.getArray("shape"))
+          product += " * " + (size.getAsString()
+                                  ? "(" + size.getAsString()->str() + ")"
+                                  : std::to_string(*size.getAsInteger()));
+        buffer["bytes"] = product;
+      }
       buffer["zero_init"] = false;
     } else {
       name = "t" + std::to_string(numTemps++);
-      buffer = shapedBuffer(name, type);
+      buffer = shapedBuffer(name, type, dynamicSizes);
       buffer["kind"] = "temp";
     }
     buffers.push_back(std::move(buffer));
@@ -185,18 +461,30 @@ private:
     };
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-    int64_t g[3], b[3];
-    if (!constant(grid.x, g[0]) || !constant(grid.y, g[1]) ||
-        !constant(grid.z, g[2]) || !constant(block.x, b[0]) ||
-        !constant(block.y, b[1]) || !constant(block.z, b[2]))
-      return emitError(launch.getLoc(),
-                       "launch plans need constant grid and block "
-                       "sizes");
+    int64_t b[3];
+    if (!constant(block.x, b[0]) || !constant(block.y, b[1]) ||
+        !constant(block.z, b[2]))
+      return emitError(launch.getLoc(), "launch plans need constant block "
+                                        "sizes");
+    // The grid may follow M (a version 2 plan).
+    llvm::json::Array gridSizes;
+    for (Value size : {grid.x, grid.y, grid.z}) {
+      int64_t value;
+      std::optional<std::string> e;
+      if (constant(size, value))
+        gridSizes.push_back(value);
+      else if (sizes && (e = hostExpr(size)))
+        gridSizes.push_back(*e);
+      else
+        return emitError(launch.getLoc(), "launch plans need grid sizes that "
+                                          "are constants or follow M");
+    }
     int64_t cluster[3] = {1, 1, 1};
     if (launch.hasClusterSize()) {
-      gpu::KernelDim3 sizes = launch.getClusterSizeOperandValues();
-      if (!constant(sizes.x, cluster[0]) || !constant(sizes.y, cluster[1]) ||
-          !constant(sizes.z, cluster[2]))
+      gpu::KernelDim3 clusterSizes = launch.getClusterSizeOperandValues();
+      if (!constant(clusterSizes.x, cluster[0]) ||
+          !constant(clusterSizes.y, cluster[1]) ||
+          !constant(clusterSizes.z, cluster[2]))
         return emitError(launch.getLoc(),
                          "launch plans need constant cluster sizes");
     }
@@ -224,9 +512,18 @@ private:
         continue;
       }
       Attribute attr;
-      if (!matchPattern(operand, m_Constant(&attr)))
-        return emitError(launch.getLoc(),
-                         "scalar kernel operand is not a constant");
+      if (!matchPattern(operand, m_Constant(&attr))) {
+        // A size read at run time (vibegemm-pass-dynamic-sizes-as-scalars).
+        std::optional<std::string> e = sizes && operand.getType().isIntOrIndex()
+                                           ? hostExpr(operand)
+                                           : std::nullopt;
+        if (!e)
+          return emitError(launch.getLoc(), "scalar kernel operand is "
+                                            "neither a constant nor M");
+        bool is32 = operand.getType().isInteger(32);
+        args.push_back(llvm::json::Object{{is32 ? "i32" : "i64", *e}});
+        continue;
+      }
       if (auto i = dyn_cast<IntegerAttr>(attr)) {
         bool is32 = i.getType().isInteger(32);
         args.push_back(llvm::json::Object{{is32 ? "i32" : "i64", i.getInt()}});
@@ -240,12 +537,15 @@ private:
     llvm::json::Object entry{
         {"ptx", ptxFileFor(launch.getKernelModuleName().getValue())},
         {"kernel", launch.getKernelName().str()},
-        {"grid", llvm::json::Array{g[0], g[1], g[2]}},
+        {"grid", std::move(gridSizes)},
         {"block", llvm::json::Array{b[0], b[1], b[2]}},
         {"shared_bytes", shared},
         {"args", std::move(args)}};
     if (cluster[0] * cluster[1] * cluster[2] > 1)
       entry["cluster"] = llvm::json::Array{cluster[0], cluster[1], cluster[2]};
+    if (sizes && !(when == *sizes))
+      entry["when"] = llvm::json::Object{
+          {kSizeName, llvm::json::Object{{"min", when.lo}, {"max", when.hi}}}};
     launches.push_back(std::move(entry));
     return success();
   }
@@ -297,7 +597,13 @@ private:
 
   StringRef target;
   const PtxFileNamer &ptxFileFor;
+  /// The Ms the plan serves (version 2), and those of the launches being
+  /// walked (narrower inside a host choice among buckets).
+  std::optional<MRange> sizes;
+  MRange when{1, kMaxDynamicM};
   llvm::DenseMap<Value, std::string> names;
+  /// Host integers (a dispatch's M argument) as plan expressions.
+  llvm::DenseMap<Value, std::string> exprs;
   llvm::json::Array buffers, launches;
   int numScratch = 0, numTemps = 0;
   std::string f32Precision; // "", "tf32" or "3xtf32"
@@ -331,7 +637,14 @@ std::optional<llvm::json::Object> vibegemm::describeGemm(func::FuncOp dispatch,
   std::optional<std::string> b =
       planArgName(dispatch, root.getDpsInputOperand(1)->get());
   auto result = dyn_cast<RankedTensorType>(dispatch.getResultTypes()[0]);
-  if (!a || !b || !result || result.getNumElements() != p.batch * p.m * p.n)
+  if (!a || !b || !result)
+    return std::nullopt;
+  // A dynamic result has M rows whatever M is: only its other sizes count.
+  int64_t staticElements = 1;
+  for (int64_t size : result.getShape())
+    if (!ShapedType::isDynamic(size))
+      staticElements *= size;
+  if (staticElements * (p.mRange ? p.m : 1) != p.batch * p.m * p.n)
     return std::nullopt;
   auto ret = cast<func::ReturnOp>(dispatch.front().getTerminator());
   auto fill = root.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
@@ -340,7 +653,7 @@ std::optional<llvm::json::Object> vibegemm::describeGemm(func::FuncOp dispatch,
           (matchPattern(fill.value(), m_AnyZeroFloat()) ||
            matchPattern(fill.value(), m_Zero()));
   return llvm::json::Object{{"batch", p.batch},
-                            {"m", p.m},
+                            {"m", gemmM(p)},
                             {"n", p.n},
                             {"k", p.k},
                             {"a", *a},
@@ -348,4 +661,16 @@ std::optional<llvm::json::Object> vibegemm::describeGemm(func::FuncOp dispatch,
                             {"c", "res0"},
                             {"transpose_a", p.transposeA},
                             {"transpose_b", p.transposeB}};
+}
+
+llvm::json::Value vibegemm::gemmM(const GemmProblem &p) {
+  if (p.mRange)
+    return kSizeName;
+  return p.m;
+}
+
+llvm::json::Value vibegemm::planFlops(const GemmProblem &p) {
+  if (!p.mRange)
+    return p.flops();
+  return llvm::formatv("2 * {0} * M * {1} * {2}", p.batch, p.n, p.k).str();
 }

@@ -3,7 +3,8 @@
 // The transform dialect extension: op verification, effects and the
 // application of `transform.vibegemm.*` ops. The IR they build lives in
 // MmaSyncGemm.cpp, WgmmaGemm.cpp, FfmaGemm.cpp, BlockReduceGemm.cpp,
-// BlockSoftmax.cpp, AlignOperandRows.cpp and GroupBlocks.cpp.
+// BlockSoftmax.cpp, AlignOperandRows.cpp, GroupBlocks.cpp and
+// MapForallToGrid.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -308,6 +309,21 @@ DiagnosedSilenceableFailure transform::GroupBlocksOp::applyToOne(
   if (!launch ||
       failed(vibegemm::groupBlocks(rewriter, launch, getGroup(), why)))
     return refuse(*this, target, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  std::string why = "the target is not an scf.forall";
+  auto forall = dyn_cast<scf::ForallOp>(target);
+  FailureOr<gpu::LaunchOp> launch =
+      forall ? vibegemm::mapForallToGrid(rewriter, forall, why)
+             : FailureOr<gpu::LaunchOp>(failure());
+  if (failed(launch))
+    return refuse(*this, target, why);
+  results.push_back(*launch);
   return DiagnosedSilenceableFailure::success();
 }
 

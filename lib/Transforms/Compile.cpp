@@ -32,6 +32,9 @@ public:
     formOptions.gemmOnly = gemmOnly;
     pm.addPass(createVibeGemmPreparePass());
     pm.addPass(createVibeGemmFormDispatchesPass(formOptions));
+    VibeGemmBucketDispatchesPassOptions bucketOptions;
+    bucketOptions.bucketSizes.assign(bucketSizes.begin(), bucketSizes.end());
+    pm.addPass(createVibeGemmBucketDispatchesPass(bucketOptions));
     if (failed(runPipeline(pm, getOperation())))
       return signalPassFailure();
     // Nothing for the GPU (gemm-only on a module without GEMMs): the

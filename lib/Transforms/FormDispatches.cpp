@@ -39,7 +39,7 @@ namespace {
 /// row-major tensors are free there (the launch plan aliases the buffer).
 bool isHostOp(Operation *op) {
   return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp, arith::ConstantOp,
-             tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
+             tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::DimOp>(op);
 }
 
 /// The one op that uses `value` (several times, as in x * sigmoid(x)), or
@@ -199,13 +199,16 @@ private:
         return emitError(loc, "element type ")
                << elt << " is not supported; vibegemm compiles tensors of "
                << "f32, f16 and bf16";
-      if (!shaped.hasStaticShape())
-        return emitError(loc, "dynamic shapes are not supported yet: ") << type;
+      if (!shaped.hasRank() ||
+          (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1)))
+        return emitDynamicInnermostError(loc, type);
       if (llvm::is_contained(shaped.getShape(), 0))
         return emitError(loc, "tensor ")
                << type << " is empty; every dimension must be at least 1";
       int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
       for (int64_t dim : shaped.getShape()) {
+        if (ShapedType::isDynamic(dim))
+          continue;
         if (dim > maxDim)
           return emitError(loc, "dimension of size ")
                  << dim << " exceeds the supported maximum of "
@@ -396,8 +399,7 @@ private:
     OpBuilder builder(op);
     Value init = op.getDpsInits()[0];
     auto type = cast<RankedTensorType>(init.getType());
-    Value empty = tensor::EmptyOp::create(builder, op.getLoc(), type.getShape(),
-                                          type.getElementType());
+    Value empty = emptyLike(builder, op.getLoc(), init, type.getElementType());
     Operation *copy = linalg::CopyOp::create(builder, op.getLoc(), init, empty);
     op->setOperand(op.getDpsInitOperand(0)->getOperandNumber(),
                    copy->getResult(0));
@@ -449,9 +451,20 @@ private:
         Operation *def = operand.getDefiningOp();
         if (def && inGroup.contains(def))
           continue;
-        if (def && isa<arith::ConstantOp, tensor::EmptyOp>(def))
+        if (def && isa<arith::ConstantOp, tensor::EmptyOp>(def)) {
+          // A dynamic size read from a tensor is read again inside.
+          for (Value size : def->getOperands()) {
+            auto dim = size.getDefiningOp<tensor::DimOp>();
+            if (!dim)
+              continue;
+            if (Operation *index = dim.getIndex().getDefiningOp())
+              cloned.insert(index);
+            if (!inGroup.contains(dim.getSource().getDefiningOp()))
+              inputs.insert(dim.getSource());
+            cloned.insert(dim);
+          }
           cloned.insert(def);
-        else
+        } else
           inputs.insert(operand);
       }
     // Constants the bodies use from the function (canonicalization hoists

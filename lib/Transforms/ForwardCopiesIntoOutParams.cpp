@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_VIBEGEMMFORWARDCOPIESINTOOUTPARAMSPASS
@@ -19,6 +20,42 @@ namespace mlir::vibegemm {
 using namespace mlir;
 
 namespace {
+
+/// Whether every buffer `source` can be comes from an allocation in the
+/// block that computes it: an allocation (through a cast), or an `scf.if`
+/// (the host's choice among bucket kernels) each of whose branches yields
+/// one. `apply` makes those allocations views of `out`.
+bool redirectAllocations(Value source, Value out, bool apply) {
+  // Checked before `apply` erases the copy, the last use of the result.
+  if (!apply && !source.hasOneUse() && !source.getDefiningOp<memref::AllocOp>())
+    return false;
+  if (auto cast = source.getDefiningOp<memref::CastOp>())
+    return redirectAllocations(cast.getSource(), out, apply);
+  if (auto alloc = source.getDefiningOp<memref::AllocOp>()) {
+    auto outType = cast<MemRefType>(out.getType());
+    if (!memref::CastOp::areCastCompatible(outType, alloc.getType()) ||
+        !alloc.getType().getLayout().isIdentity())
+      return false;
+    if (apply) {
+      OpBuilder builder(alloc);
+      Value view = out;
+      if (outType != alloc.getType())
+        view = memref::CastOp::create(builder, alloc.getLoc(), alloc.getType(),
+                                      out);
+      alloc.getResult().replaceAllUsesWith(view);
+      alloc.erase();
+    }
+    return true;
+  }
+  auto ifOp = source.getDefiningOp<scf::IfOp>();
+  if (!ifOp || ifOp.getElseRegion().empty())
+    return false;
+  unsigned index = cast<OpResult>(source).getResultNumber();
+  return llvm::all_of(
+      SmallVector<Value>{ifOp.thenYield().getOperand(index),
+                         ifOp.elseYield().getOperand(index)},
+      [&](Value yielded) { return redirectAllocations(yielded, out, apply); });
+}
 
 class ForwardCopiesIntoOutParamsPass
     : public vibegemm::impl::VibeGemmForwardCopiesIntoOutParamsPassBase<
@@ -67,6 +104,18 @@ public:
             }
             view.getDefiningOp()->erase();
           }
+        }
+        // The host's choice among bucket kernels: every branch's result
+        // allocation becomes the out-parameter.
+        if (out && out.getOwner() == &func.getBody().front() &&
+            static_cast<int64_t>(out.getArgNumber()) >= numInputs.getInt() &&
+            out.hasOneUse() && copy.getSource().getDefiningOp<scf::IfOp>() &&
+            copy.getSource().hasOneUse() &&
+            redirectAllocations(copy.getSource(), out, /*apply=*/false)) {
+          Value source = copy.getSource();
+          copy.erase();
+          redirectAllocations(source, out, /*apply=*/true);
+          continue;
         }
         auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
         if (!out || out.getOwner() != &func.getBody().front() ||

@@ -267,8 +267,7 @@ struct NormalizeAccumulator
                        : arith::ConstantOp::create(
                              rewriter, loc, rewriter.getZeroAttr(wideType))
                              .getResult();
-    Value wideEmpty = tensor::EmptyOp::create(rewriter, loc,
-                                              initType.getShape(), wideType);
+    Value wideEmpty = emptyLike(rewriter, loc, init, wideType);
     Value wideFill =
         linalg::FillOp::create(rewriter, loc, start, wideEmpty).getResult(0);
     FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
@@ -283,8 +282,7 @@ struct NormalizeAccumulator
     SmallVector<Value> inputs = {gemm.getResult(0)};
     if (!fill)
       inputs.push_back(init);
-    Value out = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
-                                        accType);
+    Value out = emptyLike(rewriter, loc, init, accType);
     auto epilogue = linalg::GenericOp::create(
         rewriter, loc, TypeRange{initType}, inputs, ValueRange{out},
         SmallVector<AffineMap>(inputs.size() + 1, identity),

@@ -38,6 +38,9 @@ void vibegemm::addModuleBufferizationPasses(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
+  // A bucket dispatch's result is sized by its M argument: its caller
+  // allocates it.
+  outParams.hoistDynamicAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
@@ -85,6 +88,7 @@ void vibegemm::buildLowerToPTXPipeline(OpPassManager &pm, StringRef target,
   pm.addPass(createVibeGemmForwardCopiesIntoOutParamsPass());
   pm.addPass(createVibeGemmHoistKernelAccumulatorsPass());
   pm.addPass(createVibeGemmPassTensorMapsAsPointersPass());
+  pm.addPass(createVibeGemmPassDynamicSizesAsScalarsPass());
   pm.addPass(createVibeGemmMergeKernelsPerDispatchPass());
   // An unknown target never gets here: the first pass refuses it.
   const TargetInfo *info = lookupTarget(target);

@@ -62,6 +62,19 @@ bool vibegemm::isContractionCandidate(linalg::LinalgOp op) {
          linalg::isaContractionOpInterface(op);
 }
 
+Value vibegemm::emptyLike(OpBuilder &builder, Location loc, Value like,
+                          Type elementType) {
+  return tensor::EmptyOp::create(
+      builder, loc, tensor::getMixedSizes(builder, loc, like), elementType);
+}
+
+InFlightDiagnostic vibegemm::emitDynamicInnermostError(Location loc,
+                                                       Type type) {
+  return emitError(loc, "dynamic shapes are supported in leading dimensions "
+                        "only (the token count M); ")
+         << type << " has a dynamic innermost dimension";
+}
+
 FailureOr<linalg::GenericOp> vibegemm::asGeneric(RewriterBase &rewriter,
                                                  linalg::LinalgOp op) {
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
@@ -78,26 +91,27 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // The rewrites build static shapes: dynamic ones are refused here, at
-    // the value, as dispatch formation would.
+    // Only leading dimensions (a GEMM's M, a batch) may be dynamic: the
+    // rest is refused here, at the value; dispatch formation checks that
+    // the dynamic ones are M or batch.
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!isPreparedFunction(func))
         continue;
       auto isDynamic = [](Type type) {
         auto shaped = dyn_cast<ShapedType>(type);
-        return shaped && !shaped.hasStaticShape();
+        return shaped && (!shaped.hasRank() ||
+                          (shaped.getRank() > 0 &&
+                           shaped.isDynamicDim(shaped.getRank() - 1)));
       };
       for (BlockArgument arg : func.getArguments())
         if (isDynamic(arg.getType())) {
-          emitError(arg.getLoc(), "dynamic shapes are not supported yet: ")
-              << arg.getType();
+          emitDynamicInnermostError(arg.getLoc(), arg.getType());
           return signalPassFailure();
         }
       WalkResult dynamic = func.walk([&](Operation *op) {
         for (Type type : op->getResultTypes())
           if (isDynamic(type)) {
-            emitError(op->getLoc(), "dynamic shapes are not supported yet: ")
-                << type;
+            emitDynamicInnermostError(op->getLoc(), type);
             return WalkResult::interrupt();
           }
         return WalkResult::advance();

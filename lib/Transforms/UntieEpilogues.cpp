@@ -57,8 +57,8 @@ struct UntieElementwiseOutputs : public OpRewritePattern<linalg::GenericOp> {
         inputMaps.push_back(map);
       }
       auto type = cast<RankedTensorType>(init.get().getType());
-      outputs.push_back(tensor::EmptyOp::create(
-          rewriter, loc, type.getShape(), type.getElementType()));
+      outputs.push_back(
+          emptyLike(rewriter, loc, init.get(), type.getElementType()));
     }
     SmallVector<AffineMap> maps(inputMaps);
     maps.append(outputMaps);

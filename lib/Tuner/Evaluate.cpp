@@ -208,6 +208,7 @@ ReferenceArtifacts Tuner::buildReference(ModuleOp module) {
   OpPassManager pm(ModuleOp::getOperationName());
   pm.addPass(createVibeGemmPreparePass());
   pm.addPass(createVibeGemmFormDispatchesPass());
+  pm.addPass(createVibeGemmBucketDispatchesPass(bucketOptions()));
   pm.addPass(createVibeGemmWidenHalfSoftmaxPass());
   VibeGemmBuiltinSchedulePassOptions scheduleOptions;
   scheduleOptions.target = target;
@@ -254,7 +255,7 @@ ReferenceArtifacts Tuner::buildReference(ModuleOp module) {
 json::Object
 Tuner::measureCandidate(StringRef planName,
                         const std::map<std::string, std::string> &files,
-                        Candidate &candidate) {
+                        const GemmProblem &problem, Candidate &candidate) {
   llvm::SmallString<128> dir;
   if (llvm::sys::fs::createUniqueDirectory("vibegemm-measure", dir))
     return json::Object{{"status", vibegemm::runtime::kStatusLoadError},
@@ -270,6 +271,8 @@ Tuner::measureCandidate(StringRef planName,
   vibegemm::runtime::RunOptions options;
   options.timeoutSeconds = measureTimeout;
   options.compareCublas = true;
+  if (problem.mRange)
+    options.sizes["M"] = problem.m;
   json::Object result =
       deviceQueue->run<json::Object>([&](const MeasureDevice &device) {
         candidate.deviceOrdinal = device.ordinal;
@@ -320,7 +323,7 @@ void Tuner::recordMeasurement(Candidate &candidate, json::Object result) {
 /// otherwise). The reference files go into `files`.
 void Tuner::decoratePlan(json::Object &plan, const DispatchRecord &record,
                          std::map<std::string, std::string> &files) {
-  plan["flops"] = record.problem.flops();
+  plan["flops"] = planFlops(record.problem);
   if (record.gemm) {
     plan["gemm"] = json::Object(*record.gemm);
     if (record.plain) {
@@ -524,8 +527,9 @@ Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
     }
     compiling.reset();
     if (measurement.enabled)
-      recordMeasurement(candidate, measureCandidate(record.name + ".plan.json",
-                                                    files, candidate));
+      recordMeasurement(candidate,
+                        measureCandidate(record.name + ".plan.json", files,
+                                         record.problem, candidate));
   }
   return std::move(candidate);
 }

@@ -137,6 +137,7 @@ LogicalResult Tuner::run(ModuleOp module,
   formOptions.f32Precision = f32Precision;
   front.addPass(createVibeGemmPreparePass());
   front.addPass(createVibeGemmFormDispatchesPass(formOptions));
+  front.addPass(createVibeGemmBucketDispatchesPass(bucketOptions()));
   front.addPass(createVibeGemmBuiltinSchedulePass({target}));
   if (failed(runPipeline(front, module)))
     return failure();
@@ -389,6 +390,7 @@ public:
     o.jobs = jobs;
     o.tokenBudget = tokenBudget;
     o.shard = shard;
+    o.bucketSizes.assign(bucketSizes.begin(), bucketSizes.end());
     auto run = [this](OpPassManager &pm, Operation *op) {
       return runPipeline(pm, op);
     };

@@ -208,8 +208,35 @@ TuningRun Tuner::toTuningRun(const DispatchRecord &r) const {
   return run;
 }
 
-/// The artifacts of the final compile (the winners) and the reports,
-/// written only when everything succeeded, each through a rename.
+/// A whole-function plan's flops: its dispatches' sum, each GEMM counted
+/// once however many buckets of M the host chooses among (an expression
+/// of M when one is dynamic).
+static json::Value functionFlops(func::FuncOp func,
+                                 ArrayRef<DispatchRecord> records) {
+  double number = 0;
+  std::string expr;
+  for (Operation &op : func.getBody().front()) {
+    const GemmProblem *problem = nullptr;
+    op.walk([&](func::CallOp call) {
+      for (const DispatchRecord &r : records)
+        if (r.name == call.getCallee() && (!problem || r.problem.mRange))
+          problem = &r.problem;
+    });
+    if (!problem)
+      continue;
+    if (problem->mRange)
+      expr += (expr.empty() ? "" : " + ") +
+              planFlops(*problem).getAsString()->str();
+    else
+      number += problem->flops();
+  }
+  if (expr.empty())
+    return number;
+  if (number > 0)
+    expr += " + " + std::to_string(static_cast<int64_t>(number));
+  return expr;
+}
+
 /// The GPUs that measured candidates, as the report lists them.
 json::Array Tuner::measurementDevices() const {
   json::Array out;
@@ -221,6 +248,8 @@ json::Array Tuner::measurementDevices() const {
   return out;
 }
 
+/// The artifacts of the final compile (the winners) and the reports,
+/// written only when everything succeeded, each through a rename.
 LogicalResult Tuner::writeArtifacts(ModuleOp module,
                                     std::vector<DispatchRecord> &records) {
   std::map<std::string, std::string> files; // name -> contents
@@ -330,20 +359,14 @@ LogicalResult Tuner::writeArtifacts(ModuleOp module,
     if (func->hasAttr(kDispatchAttr) || func.isExternal())
       continue;
     int calls = 0;
-    double flops = 0;
-    func.walk([&](func::CallOp call) {
-      ++calls;
-      for (const DispatchRecord &r : records)
-        if (r.name == call.getCallee())
-          flops += r.problem.flops();
-    });
+    func.walk([&](func::CallOp) { ++calls; });
     if (calls < 2)
       continue;
     FailureOr<json::Object> plan =
         vibegemm::buildLaunchPlan(func, target, ptxFile);
     if (failed(plan))
       return failure();
-    (*plan)["flops"] = flops;
+    (*plan)["flops"] = functionFlops(func, records);
     std::string fname = func.getSymName().str();
     if (reference.plans.count(fname)) {
       (*plan)["reference_plan"] = fname + ".reference.plan.json";

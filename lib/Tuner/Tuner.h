@@ -16,6 +16,7 @@
 #include "vibegemm/LLM/ResponseCache.h"
 #include "vibegemm/Scheduler/Tiling.h"
 #include "vibegemm/Target/TargetInfo.h"
+#include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Tuner/Candidate.h"
 #include "vibegemm/Tuner/DeviceQueue.h"
 #include "vibegemm/Tuner/Prompts.h"
@@ -122,6 +123,8 @@ struct TunerOptions {
   double measureTimeout = 60, llmTimeout = 120;
   /// "I/N": tune only the dispatches of shard I (LLMSchedulePass.cpp).
   std::string shard;
+  /// Buckets of a dynamic M (vibegemm-bucket-dispatches); empty: default.
+  std::vector<int64_t> bucketSizes;
 };
 
 /// How a candidate ranks: measured time, else the static estimate; failed
@@ -153,6 +156,13 @@ std::string formatJson(const llvm::json::Value &value);
 /// as its members did, so a probe and the LLM statistics are kept.
 class Tuner : public TunerOptions {
 public:
+  /// vibegemm-bucket-dispatches as this run buckets a dynamic M.
+  VibeGemmBucketDispatchesPassOptions bucketOptions() const {
+    VibeGemmBucketDispatchesPassOptions options;
+    options.bucketSizes.assign(bucketSizes.begin(), bucketSizes.end());
+    return options;
+  }
+
   /// Runs a pipeline on an op, as the pass's runPipeline does.
   using PipelineRunner =
       std::function<LogicalResult(OpPassManager &, Operation *)>;
@@ -170,10 +180,12 @@ private:
   Measurement setUpMeasurement();
   LogicalResult setUpConcurrency(Location loc);
   ReferenceArtifacts buildReference(ModuleOp module);
+  /// Runs a candidate's plan; a dispatch over a dynamic M runs at its
+  /// bucket's representative M (`problem.m`).
   llvm::json::Object
   measureCandidate(llvm::StringRef planName,
                    const std::map<std::string, std::string> &files,
-                   Candidate &candidate);
+                   const GemmProblem &problem, Candidate &candidate);
   static void recordMeasurement(Candidate &candidate,
                                 llvm::json::Object result);
   void decoratePlan(llvm::json::Object &plan, const DispatchRecord &record,

@@ -59,3 +59,40 @@ func.func @untouched(%a: memref<4xf32>, %out: memref<4xf32>) {
   return
 }
 func.func private @compute2(memref<4xf32>, memref<4xf32>)
+
+// -----
+
+// The host's choice among bucket kernels of a run-time M: each branch's
+// result allocation (static in the M = 1 bucket, behind a cast) becomes
+// the out-parameter, and the copy of the scf.if's result is gone.
+// CHECK-LABEL: func.func @buckets
+//  CHECK-SAME: (%[[A:.*]]: memref<?x4xf32>, %[[OUT:.*]]: memref<?x4xf32>)
+//       CHECK:   scf.if
+//       CHECK:     %[[ONE:.*]] = memref.cast %[[OUT]] : memref<?x4xf32> to memref<1x4xf32>
+//       CHECK:     func.call @bucket1(%{{.*}}, %[[ONE]])
+//       CHECK:   } else {
+//   CHECK-NOT:     memref.alloc
+//       CHECK:     func.call @bucketN(%[[A]], %{{.*}}, %[[OUT]])
+//   CHECK-NOT: memref.copy
+func.func @buckets(%a: memref<?x4xf32>, %out: memref<?x4xf32>)
+    attributes {vibegemm.num_inputs = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x4xf32>
+  %is1 = arith.cmpi ule, %m, %c1 : index
+  %r = scf.if %is1 -> (memref<?x4xf32>) {
+    %a1 = memref.cast %a : memref<?x4xf32> to memref<1x4xf32>
+    %t1 = memref.alloc() : memref<1x4xf32>
+    func.call @bucket1(%a1, %t1) : (memref<1x4xf32>, memref<1x4xf32>) -> ()
+    %t1d = memref.cast %t1 : memref<1x4xf32> to memref<?x4xf32>
+    scf.yield %t1d : memref<?x4xf32>
+  } else {
+    %tn = memref.alloc(%m) : memref<?x4xf32>
+    func.call @bucketN(%a, %m, %tn) : (memref<?x4xf32>, index, memref<?x4xf32>) -> ()
+    scf.yield %tn : memref<?x4xf32>
+  }
+  memref.copy %r, %out : memref<?x4xf32> to memref<?x4xf32>
+  return
+}
+func.func private @bucket1(memref<1x4xf32>, memref<1x4xf32>)
+func.func private @bucketN(memref<?x4xf32>, index, memref<?x4xf32>)

@@ -1,8 +1,9 @@
 // RUN: vibegemm-opt %s --vibegemm-prepare --split-input-file --verify-diagnostics
 
-// Dynamic shapes are refused before any rewrite, at the value.
-// expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<?x64xf32>'}}
-func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+// A dynamic innermost dimension is refused before any rewrite, at the
+// value; only leading dimensions (the token count M) may be dynamic.
+// expected-error @+1 {{dynamic shapes are supported in leading dimensions only (the token count M); 'tensor<64x?xf32>' has a dynamic innermost dimension}}
+func.func @dynamic(%a: tensor<64x?xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
@@ -12,10 +13,10 @@ func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
 
 // -----
 
-func.func @dynamic_result(%a: tensor<64x64xf32>, %n: index) -> tensor<?x64xf32> {
-  // expected-error @+1 {{dynamic shapes are not supported yet}}
-  %e = tensor.empty(%n) : tensor<?x64xf32>
-  return %e : tensor<?x64xf32>
+func.func @dynamic_result(%a: tensor<64x64xf32>, %n: index) -> tensor<64x?xf32> {
+  // expected-error @+1 {{has a dynamic innermost dimension}}
+  %e = tensor.empty(%n) : tensor<64x?xf32>
+  return %e : tensor<64x?xf32>
 }
 
 // -----

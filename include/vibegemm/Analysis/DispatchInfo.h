@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::vibegemm {
@@ -66,13 +67,22 @@ inline constexpr llvm::StringLiteral kWidenedSoftmaxAttr =
     "vibegemm.widened_softmax";
 /// Symbol of the named sequence that schedules a dispatch.
 inline constexpr llvm::StringLiteral kScheduleAttr = "vibegemm.schedule";
+/// On a dispatch whose M is dynamic: the bucket of M it serves,
+/// `array<i64: lo, hi>` (vibegemm-bucket-dispatches).
+inline constexpr llvm::StringLiteral kMRangeAttr = "vibegemm.m_range";
+/// The largest M a dynamic-M dispatch serves: 65535 grid rows of 16-row
+/// blocks (the smallest block tile in M).
+inline constexpr int64_t kMaxDynamicM = int64_t(65535) * 16;
 /// Name of the module holding the transform scripts.
 inline constexpr llvm::StringLiteral kSchedulesModuleName =
     "__vibegemm_schedules";
 
 /// The GEMM at the heart of a dispatch.
 struct GemmProblem {
+  /// M is the representative of the bucket when the dispatch's M is
+  /// dynamic (`mRange` then holds the bucket).
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  std::optional<std::pair<int64_t, int64_t>> mRange;
   /// The GEMM has a batch loop (batch_matmul), even one of size 1: its
   /// operands are 3-D and schedules tile the batch.
   bool batched = false;
@@ -100,6 +110,10 @@ struct GemmProblem {
   /// Element-type summary such as "bf16xbf16->f32".
   std::string dtypeString() const;
 };
+
+/// The M a bucket of M is scheduled and tuned for: its largest, or 4096
+/// for the open last bucket.
+int64_t representativeM(int64_t lo, int64_t hi);
 
 /// True for the ops dispatch formation treats as GEMM roots.
 bool isGemmRoot(linalg::LinalgOp op);

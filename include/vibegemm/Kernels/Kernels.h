@@ -23,6 +23,18 @@
 namespace mlir::vibegemm {
 
 //===----------------------------------------------------------------------===//
+// A block forall as a launch whose grid is computed at run time
+//===----------------------------------------------------------------------===//
+/// Replaces a normalized, bufferized `scf.forall` mapped to `#gpu.block`s
+/// by a `gpu.launch` whose grid is the forall's trip counts, computed on the
+/// host (dynamic ones included; upstream's map_forall_to_blocks needs them
+/// static), and whose block ids stand for the induction variables. Block
+/// sizes start at 1, as upstream's do. Fails, leaving the IR untouched,
+/// saying why otherwise.
+FailureOr<gpu::LaunchOp>
+mapForallToGrid(RewriterBase &rewriter, scf::ForallOp forall, std::string &why);
+
+//===----------------------------------------------------------------------===//
 // Grouped block order of a launch (L2 reuse)
 //===----------------------------------------------------------------------===//
 // Builds what `transform.vibegemm.group_blocks` does: the blocks of a

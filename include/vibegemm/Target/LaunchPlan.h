@@ -1,8 +1,9 @@
-//===- LaunchPlan.h - Launch plan v1 from lowered IR ------------*- C++ -*-===//
+//===- LaunchPlan.h - Launch plans from lowered IR --------------*- C++ -*-===//
 //
 // Reads the buffers, kernels, grid and block sizes and kernel arguments of a
-// lowered function and writes them as launch plan v1 JSON, which any
-// harness (C++, CuPy, cuda-python) can run without MLIR.
+// lowered function and writes them as launch plan JSON (version 2 over a
+// dynamic M), which any harness (C++, CuPy, cuda-python) can run without
+// MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,11 @@ buildLaunchPlan(mlir::func::FuncOp func, llvm::StringRef target,
 /// itself on a zero-filled accumulator, which cuBLAS can check.
 std::optional<llvm::json::Object>
 describeGemm(mlir::func::FuncOp dispatch, const GemmProblem &p, bool &plain);
+
+/// The GEMM's M in a plan: the integer, or "M" when it is dynamic.
+llvm::json::Value gemmM(const GemmProblem &p);
+/// The GEMM's flops in a plan: a number, or an expression of M.
+llvm::json::Value planFlops(const GemmProblem &p);
 
 /// Name used for an element type in plans ("f32", "bf16", ...).
 std::string planDtype(mlir::Type type);

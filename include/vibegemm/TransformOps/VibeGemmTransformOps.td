@@ -598,4 +598,43 @@ def GroupBlocksOp : Op<Transform_Dialect, "vibegemm.group_blocks",
   let hasVerifier = 1;
 }
 
+def MapForallToGridOp : Op<Transform_Dialect, "vibegemm.map_forall_to_grid",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Maps a block forall to a gpu.launch whose grid is computed "
+                "at run time";
+  let description = [{
+    `transform.gpu.map_forall_to_blocks generate_gpu_launch` for a forall
+    whose trip counts may be dynamic: a GEMM over a run-time M tiles into
+    `ceildiv(M, block_m)` rows of blocks. The target is a normalized,
+    bufferized `scf.forall` mapped to distinct `#gpu.block<x|y|z>`, outside
+    any launch. It becomes a `gpu.launch` whose grid sizes are the forall's
+    upper bounds, computed on the host before the launch (1 where no
+    dimension is mapped), with block sizes of 1 (the kernel rewrites and
+    `map_nested_forall_to_threads` set them), and whose block ids replace
+    the induction variables. Static trip counts give the launch upstream's
+    op would.
+
+    #### Return modes
+
+    Consumes the target handle and returns the `gpu.launch`. Emits a
+    silenceable failure, leaving the payload unchanged, when the target is
+    not such a forall.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$launch);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type($target, $launch)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // VIBEGEMM_TRANSFORM_OPS

@@ -93,6 +93,9 @@ def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
            "GPU architecture (sm_80, sm_90, sm_90a)">,
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
            "LLVM optimisation level for device code">,
+    ListOption<"bucketSizes", "bucket-sizes", "int64_t",
+               "Buckets of a dynamic M: the largest M of each, increasing "
+               "(vibegemm-bucket-dispatches; default 1, 16, 64, 256, 1024)">,
     Option<"f32Precision", "f32-precision", "std::string",
            /*default=*/"\"ieee\"",
            "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "
@@ -482,6 +485,53 @@ def VibeGemmPassTensorMapsAsPointersPass
     the inverse cast.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def VibeGemmBucketDispatchesPass
+    : Pass<"vibegemm-bucket-dispatches", "::mlir::ModuleOp"> {
+  let summary = "Split each GEMM dispatch with a dynamic M into one dispatch "
+                "per bucket of M, chosen on the host at run time";
+  let description = [{
+    Serving stacks know the token count only at run time. A GEMM dispatch
+    whose M is dynamic (N, K and any batch static) becomes one dispatch per
+    bucket of M, `<dispatch>_m<lo>_<hi>`, each scheduled and tuned for its
+    representative M (the bucket's largest; 4096 for the open last bucket)
+    and keyed by its bucket in the tuning database. A bucket of one size
+    (M = 1) is a static dispatch, with its own kernel path (block reduce).
+    Each call becomes a chain of `scf.if` on `tensor.dim` of an operand:
+    the emitted host code picks the bucket's kernels at run time. The
+    other buckets' kernels read M at run time: their grid is
+    `ceildiv(M, block_m)` rows of blocks and edge rows are masked.
+
+    Refused, at the dispatch: a dynamic batch, N or K, and dispatches
+    whose arguments have a dynamic size other than M.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    ListOption<"bucketSizes", "bucket-sizes", "int64_t",
+               "The largest M of each bucket, increasing; M above the last "
+               "falls in an open last bucket (default: 1, 16, 64, 256, "
+               "1024)">,
+  ];
+}
+
+def VibeGemmPassDynamicSizesAsScalarsPass
+    : Pass<"vibegemm-pass-dynamic-sizes-as-scalars", "::mlir::ModuleOp"> {
+  let summary = "Pass the run-time sizes of dynamically shaped buffers to "
+                "kernels as index arguments";
+  let description = [{
+    Kernels take one pointer per buffer (the bare-pointer calling
+    convention), which has no room for a run-time size: NVVM lowering
+    refuses a kernel argument such as `memref<?x4096xbf16>`. Each such
+    argument becomes the same memref with its dynamic sizes set to 1 (only
+    its pointer is passed), followed at the end of the argument list by one
+    `index` argument per dynamic size, in order. The body sees the buffer
+    as before through a `memref.reinterpret_cast` to the original type,
+    with the row-major strides the sizes give. Each launch casts its operand
+    to the new type and passes `memref.dim` of it for the sizes, which the
+    launch plan writes as expressions of the dispatch's named sizes.
+  }];
 }
 
 def VibeGemmMergeKernelsPerDispatchPass

@@ -38,6 +38,14 @@ bool isContractionCandidate(linalg::LinalgOp op);
 FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
                                        linalg::LinalgOp op);
 
+/// A `tensor.empty` of `like`'s shape (its dynamic sizes read with
+/// `tensor.dim`) and `elementType`.
+Value emptyLike(OpBuilder &builder, Location loc, Value like, Type elementType);
+
+/// The refusal of a type whose innermost dimension is dynamic: only leading
+/// dimensions (the token count M) may be.
+InFlightDiagnostic emitDynamicInnermostError(Location loc, Type type);
+
 } // namespace mlir::vibegemm
 
 #endif // VIBEGEMM_TRANSFORMS_PREPARE_H

@@ -92,6 +92,9 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            "Candidates per round">,
     Option<"measure", "measure", "std::string", /*default=*/"\"auto\"",
            "auto|on|off: measure candidates on a GPU">,
+    ListOption<"bucketSizes", "bucket-sizes", "int64_t",
+               "Buckets of a dynamic M: the largest M of each, increasing "
+               "(vibegemm-bucket-dispatches; default 1, 16, 64, 256, 1024)">,
     Option<"f32Precision", "f32-precision", "std::string",
            /*default=*/"\"ieee\"",
            "ieee|tf32|3xtf32: what f32 GEMMs may use (passed to "

@@ -1,0 +1,318 @@
+//===- BucketDispatches.cpp - one dispatch per bucket of a dynamic M ------===//
+//
+// A GEMM dispatch over a run-time M becomes one dispatch per bucket of M,
+// each scheduled for its bucket, and its calls a host-side choice among
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "vibegemm/Analysis/DispatchInfo.h"
+#include "vibegemm/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::vibegemm {
+#define GEN_PASS_DEF_VIBEGEMMBUCKETDISPATCHESPASS
+#include "vibegemm/Transforms/Passes.h.inc"
+} // namespace mlir::vibegemm
+
+using namespace mlir;
+using namespace mlir::vibegemm;
+
+namespace {
+
+struct Bucket {
+  int64_t lo, hi;
+};
+
+bool hasDynamicShape(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && !shaped.hasStaticShape();
+}
+
+/// `type` with every dynamic size set to `m`.
+Type withStaticM(Type type, int64_t m) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  SmallVector<int64_t> shape(tensor.getShape());
+  for (int64_t &size : shape)
+    if (ShapedType::isDynamic(size))
+      size = m;
+  return tensor.clone(shape);
+}
+
+class BucketDispatchesPass
+    : public vibegemm::impl::VibeGemmBucketDispatchesPassBase<
+          BucketDispatchesPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<int64_t> bounds(bucketSizes.begin(), bucketSizes.end());
+    if (bounds.empty())
+      bounds = {1, 16, 64, 256, 1024};
+    for (auto [i, bound] : llvm::enumerate(bounds))
+      if (bound < 1 || (i > 0 && bound <= bounds[i - 1]) ||
+          bound >= kMaxDynamicM) {
+        emitError(module.getLoc(), "bucket-sizes must increase from at "
+                                   "least 1 and stay below ")
+            << kMaxDynamicM;
+        return signalPassFailure();
+      }
+    SmallVector<Bucket> buckets;
+    int64_t lo = 1;
+    for (int64_t bound : bounds) {
+      buckets.push_back({lo, bound});
+      lo = bound + 1;
+    }
+    buckets.push_back({lo, kMaxDynamicM});
+
+    SmallVector<func::FuncOp> dynamic;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(kDispatchAttr) &&
+          (llvm::any_of(func.getArgumentTypes(), hasDynamicShape) ||
+           llvm::any_of(func.getResultTypes(), hasDynamicShape)))
+        dynamic.push_back(func);
+    SymbolTable symbols(module);
+    for (func::FuncOp dispatch : dynamic)
+      if (failed(bucket(dispatch, buckets, symbols)))
+        return signalPassFailure();
+  }
+
+private:
+  /// The position of the first operand dimension that is M, or a
+  /// diagnostic when the dispatch's dynamic sizes are not all M.
+  FailureOr<std::pair<unsigned, unsigned>>
+  checkOnlyMDynamic(func::FuncOp dispatch) {
+    if (isGenericDispatch(dispatch))
+      return dispatch.emitError(
+          "dynamic shapes compile in GEMM dispatches only; this dispatch "
+          "has no GEMM (vibegemm.generic)");
+    linalg::LinalgOp root = getDispatchRoot(dispatch);
+    FailureOr<linalg::ContractionDimensions> dims =
+        root ? linalg::inferContractionDims(root)
+             : FailureOr<linalg::ContractionDimensions>(failure());
+    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+        dims->k.size() != 1)
+      return dispatch.emitError("a dispatch with a dynamic shape must hold "
+                                "one GEMM with one M, N and K dimension");
+    SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+    auto isDyn = [&](unsigned d) { return ShapedType::isDynamic(ranges[d]); };
+    if (isDyn(dims->n[0]) || isDyn(dims->k[0]))
+      return root->emitError("only M may be dynamic: this GEMM's ")
+             << (isDyn(dims->n[0]) ? "N" : "K")
+             << " is dynamic (vibegemm tiles N and K statically)";
+    if (!dims->batch.empty() && isDyn(dims->batch[0]))
+      return root->emitError("a dynamic batch is not supported yet; only "
+                             "M may be dynamic");
+    if (!isDyn(dims->m[0]))
+      return dispatch.emitError("this dispatch has a dynamic size, but its "
+                                "GEMM's M is static; only M may be dynamic");
+    // M's position in the GEMM's left operand, read on the host.
+    OpOperand *lhs = root.getDpsInputOperand(0);
+    auto arg = dyn_cast<BlockArgument>(lhs->get());
+    AffineMap map = root.getMatchingIndexingMap(lhs);
+    std::optional<unsigned> pos;
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(expr);
+          d && d.getPosition() == dims->m[0])
+        pos = i;
+    if (!arg || !pos)
+      return root->emitError("a GEMM with a dynamic M must read its left "
+                             "operand from a dispatch argument, M in one "
+                             "of its dimensions");
+    // Every dynamic size of the arguments and results is one M: a tensor
+    // of the GEMM's rank or the output's, with one dynamic dimension.
+    for (Type type : llvm::concat<const Type>(dispatch.getArgumentTypes(),
+                                              dispatch.getResultTypes())) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      if (shaped && shaped.getNumDynamicDims() > 1)
+        return dispatch.emitError("only M may be dynamic, but ")
+               << type << " has several dynamic dimensions";
+    }
+    return std::make_pair(arg.getArgNumber(), *pos);
+  }
+
+  /// A clone of `dispatch` serving `bucket`: static when the bucket holds
+  /// one size.
+  FailureOr<func::FuncOp> cloneForBucket(func::FuncOp dispatch, Bucket bucket,
+                                         SymbolTable &symbols) {
+    std::string name = llvm::formatv("{0}_m{1}_{2}", dispatch.getSymName(),
+                                     bucket.lo, bucket.hi)
+                           .str();
+    OpBuilder b(dispatch);
+    func::FuncOp clone;
+    if (bucket.lo != bucket.hi) {
+      clone = dispatch.clone();
+      clone.setSymName(name);
+      clone->setAttr(kMRangeAttr,
+                     b.getDenseI64ArrayAttr({bucket.lo, bucket.hi}));
+      // M as a trailing index argument: every size the dispatch reads of a
+      // dynamic dimension is M, and the results' allocations, sized by an
+      // argument, move to the caller at bufferization.
+      BlockArgument m =
+          clone.front().addArgument(b.getIndexType(), dispatch.getLoc());
+      clone.setFunctionType(b.getFunctionType(clone.front().getArgumentTypes(),
+                                              clone.getResultTypes()));
+      clone.walk([&](tensor::DimOp dim) {
+        std::optional<int64_t> index = dim.getConstantIndex();
+        auto type = cast<RankedTensorType>(dim.getSource().getType());
+        if (index && type.isDynamicDim(*index)) {
+          dim.getResult().replaceAllUsesWith(m);
+          dim.erase();
+        }
+      });
+    } else {
+      // M fixed: static types, with casts the canonicalizer folds away.
+      auto fnType = b.getFunctionType(
+          llvm::map_to_vector(
+              dispatch.getArgumentTypes(),
+              [&](Type t) { return withStaticM(t, bucket.lo); }),
+          llvm::map_to_vector(dispatch.getResultTypes(), [&](Type t) {
+            return withStaticM(t, bucket.lo);
+          }));
+      clone = func::FuncOp::create(dispatch.getLoc(), name, fnType);
+      clone->setAttrs(dispatch->getAttrs());
+      clone.setSymName(name);
+      clone.setFunctionType(fnType);
+      Block *body = clone.addEntryBlock();
+      OpBuilder inner = OpBuilder::atBlockEnd(body);
+      IRMapping mapping;
+      for (auto [old, arg] :
+           llvm::zip(dispatch.getArguments(), body->getArguments())) {
+        Value value = arg;
+        if (old.getType() != arg.getType())
+          value =
+              tensor::CastOp::create(inner, arg.getLoc(), old.getType(), arg);
+        mapping.map(old, value);
+      }
+      for (Operation &op : dispatch.front().without_terminator())
+        inner.clone(op, mapping);
+      auto ret = cast<func::ReturnOp>(dispatch.front().getTerminator());
+      SmallVector<Value> results;
+      for (auto [value, type] :
+           llvm::zip(ret.getOperands(), fnType.getResults()))
+        results.push_back(tensor::CastOp::create(inner, ret.getLoc(), type,
+                                                 mapping.lookup(value)));
+      func::ReturnOp::create(inner, ret.getLoc(), results);
+      for (unsigned i = 0; i < dispatch.getNumArguments(); ++i)
+        clone.setArgAttrs(i, dispatch.getArgAttrDict(i));
+      OpPassManager pm(func::FuncOp::getOperationName());
+      pm.addPass(createCanonicalizerPass());
+      pm.addPass(createCSEPass());
+      symbols.insert(clone, Block::iterator(dispatch));
+      if (failed(runPipeline(pm, clone)))
+        return failure();
+      bool allStatic = true;
+      clone.walk([&](Operation *op) {
+        allStatic &= !llvm::any_of(op->getResultTypes(), hasDynamicShape);
+      });
+      if (!allStatic)
+        return dispatch.emitError("could not make this dispatch static at M = ")
+               << bucket.lo;
+      clone->setAttr(kSignatureAttr, b.getStringAttr(computeSignature(clone)));
+      return clone;
+    }
+    symbols.insert(clone, Block::iterator(dispatch));
+    clone->setAttr(kSignatureAttr, b.getStringAttr(computeSignature(clone)));
+    return clone;
+  }
+
+  LogicalResult bucket(func::FuncOp dispatch, ArrayRef<Bucket> buckets,
+                       SymbolTable &symbols) {
+    FailureOr<std::pair<unsigned, unsigned>> mOperand =
+        checkOnlyMDynamic(dispatch);
+    if (failed(mOperand))
+      return failure();
+    SmallVector<func::FuncOp> clones;
+    for (Bucket bucket : buckets) {
+      FailureOr<func::FuncOp> clone = cloneForBucket(dispatch, bucket, symbols);
+      if (failed(clone))
+        return failure();
+      clones.push_back(*clone);
+    }
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(dispatch, getOperation());
+    SmallVector<func::CallOp> calls;
+    if (uses)
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+          calls.push_back(call);
+    for (func::CallOp call : calls)
+      replaceCall(call, clones, buckets, mOperand->first, mOperand->second);
+    symbols.erase(dispatch);
+    return success();
+  }
+
+  /// `scf.if M <= hi` per bucket, innermost last, each calling its bucket.
+  void replaceCall(func::CallOp call, ArrayRef<func::FuncOp> clones,
+                   ArrayRef<Bucket> buckets, unsigned mArg, unsigned mDim) {
+    OpBuilder b(call);
+    Location loc = call.getLoc();
+    // M as the host already reads it (a frontend's tensor.dim), else read.
+    Value m;
+    for (Operation *user : call.getOperand(mArg).getUsers())
+      if (auto dim = dyn_cast<tensor::DimOp>(user);
+          dim && dim.getConstantIndex() == static_cast<int64_t>(mDim) &&
+          dim->getBlock() == call->getBlock() && dim->isBeforeInBlock(call))
+        m = dim;
+    if (!m)
+      m = tensor::DimOp::create(b, loc, call.getOperand(mArg),
+                                static_cast<int64_t>(mDim));
+    std::function<SmallVector<Value>(OpBuilder &, size_t)> emit =
+        [&](OpBuilder &b, size_t i) -> SmallVector<Value> {
+      auto callBucket = [&](OpBuilder &b) {
+        func::FuncOp clone = clones[i];
+        SmallVector<Value> operands;
+        for (auto [operand, type] :
+             llvm::zip_first(call.getOperands(), clone.getArgumentTypes()))
+          operands.push_back(
+              operand.getType() == type
+                  ? operand
+                  : tensor::CastOp::create(b, loc, type, operand).getResult());
+        if (clone.getNumArguments() > call.getNumOperands())
+          operands.push_back(m);
+        auto inner = func::CallOp::create(b, loc, clone, operands);
+        SmallVector<Value> results;
+        for (auto [result, type] :
+             llvm::zip(inner.getResults(), call.getResultTypes()))
+          results.push_back(
+              result.getType() == type
+                  ? Value(result)
+                  : tensor::CastOp::create(b, loc, type, result).getResult());
+        return results;
+      };
+      if (i + 1 == clones.size())
+        return callBucket(b);
+      Value bound = arith::ConstantIndexOp::create(b, loc, buckets[i].hi);
+      Value inBucket =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, m, bound);
+      auto thenBuilder = [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, callBucket(b));
+      };
+      auto elseBuilder = [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, emit(b, i + 1));
+      };
+      auto ifOp = scf::IfOp::create(
+          b, loc, inBucket,
+          function_ref<void(OpBuilder &, Location)>(thenBuilder),
+          function_ref<void(OpBuilder &, Location)>(elseBuilder));
+      return SmallVector<Value>(ifOp.getResults());
+    };
+    SmallVector<Value> results = emit(b, 0);
+    call.replaceAllUsesWith(results);
+    call.erase();
+  }
+};
+} // namespace
