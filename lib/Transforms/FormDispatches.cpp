@@ -199,9 +199,8 @@ private:
         return emitError(loc, "element type ")
                << elt << " is not supported; vibegemm compiles tensors of "
                << "f32, f16 and bf16";
-      if (!shaped.hasRank() ||
-          (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1)))
-        return emitDynamicInnermostError(loc, type);
+      if (isUnsupportedDynamicShape(type))
+        return emitUnsupportedDynamicShapeError(loc, type);
       if (llvm::is_contained(shaped.getShape(), 0))
         return emitError(loc, "tensor ")
                << type << " is empty; every dimension must be at least 1";

@@ -68,11 +68,27 @@ Value vibegemm::emptyLike(OpBuilder &builder, Location loc, Value like,
       builder, loc, tensor::getMixedSizes(builder, loc, like), elementType);
 }
 
-InFlightDiagnostic vibegemm::emitDynamicInnermostError(Location loc,
-                                                       Type type) {
-  return emitError(loc, "dynamic shapes are supported in leading dimensions "
-                        "only (the token count M); ")
-         << type << " has a dynamic innermost dimension";
+bool vibegemm::isUnsupportedDynamicShape(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped &&
+         (!shaped.hasRank() || shaped.getNumDynamicDims() > 1 ||
+          (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1)));
+}
+
+InFlightDiagnostic vibegemm::emitUnsupportedDynamicShapeError(Location loc,
+                                                              Type type) {
+  auto shaped = cast<ShapedType>(type);
+  InFlightDiagnostic diag =
+      emitError(loc, "dynamic shapes are supported in one leading dimension "
+                     "only (the token count M); ")
+      << type;
+  if (!shaped.hasRank())
+    return std::move(diag << " is unranked");
+  if (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1))
+    return std::move(diag << " has a dynamic innermost dimension");
+  return std::move(diag << " has " << shaped.getNumDynamicDims()
+                        << " dynamic dimensions (a dynamic batch is not "
+                           "supported yet)");
 }
 
 FailureOr<linalg::GenericOp> vibegemm::asGeneric(RewriterBase &rewriter,
@@ -91,27 +107,21 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Only leading dimensions (a GEMM's M, a batch) may be dynamic: the
-    // rest is refused here, at the value; dispatch formation checks that
-    // the dynamic ones are M or batch.
+    // Only one leading dimension (a GEMM's M) may be dynamic: the rest is
+    // refused here, at the value; vibegemm-bucket-dispatches checks that
+    // it is M.
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!isPreparedFunction(func))
         continue;
-      auto isDynamic = [](Type type) {
-        auto shaped = dyn_cast<ShapedType>(type);
-        return shaped && (!shaped.hasRank() ||
-                          (shaped.getRank() > 0 &&
-                           shaped.isDynamicDim(shaped.getRank() - 1)));
-      };
       for (BlockArgument arg : func.getArguments())
-        if (isDynamic(arg.getType())) {
-          emitDynamicInnermostError(arg.getLoc(), arg.getType());
+        if (isUnsupportedDynamicShape(arg.getType())) {
+          emitUnsupportedDynamicShapeError(arg.getLoc(), arg.getType());
           return signalPassFailure();
         }
       WalkResult dynamic = func.walk([&](Operation *op) {
         for (Type type : op->getResultTypes())
-          if (isDynamic(type)) {
-            emitDynamicInnermostError(op->getLoc(), type);
+          if (isUnsupportedDynamicShape(type)) {
+            emitUnsupportedDynamicShapeError(op->getLoc(), type);
             return WalkResult::interrupt();
           }
         return WalkResult::advance();

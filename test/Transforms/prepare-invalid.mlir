@@ -2,7 +2,7 @@
 
 // A dynamic innermost dimension is refused before any rewrite, at the
 // value; only leading dimensions (the token count M) may be dynamic.
-// expected-error @+1 {{dynamic shapes are supported in leading dimensions only (the token count M); 'tensor<64x?xf32>' has a dynamic innermost dimension}}
+// expected-error @+1 {{dynamic shapes are supported in one leading dimension only (the token count M); 'tensor<64x?xf32>' has a dynamic innermost dimension}}
 func.func @dynamic(%a: tensor<64x?xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>

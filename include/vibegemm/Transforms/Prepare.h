@@ -42,9 +42,13 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
 /// `tensor.dim`) and `elementType`.
 Value emptyLike(OpBuilder &builder, Location loc, Value like, Type elementType);
 
-/// The refusal of a type whose innermost dimension is dynamic: only leading
-/// dimensions (the token count M) may be.
-InFlightDiagnostic emitDynamicInnermostError(Location loc, Type type);
+/// Whether `type` has dynamic sizes vibegemm does not compile: unranked,
+/// a dynamic innermost dimension, or more than one dynamic dimension (only
+/// a leading one, the token count M, may be dynamic).
+bool isUnsupportedDynamicShape(Type type);
+
+/// The refusal of such a type, saying which of the three it is.
+InFlightDiagnostic emitUnsupportedDynamicShapeError(Location loc, Type type);
 
 } // namespace mlir::vibegemm
 
