@@ -125,8 +125,8 @@ std::optional<KernelTiling> chooseWgmmaTiling(const GemmProblem &p,
                      (p.transposeB ? p.k : p.n) % 8 == 0;
   // FLOPs per operand element: the copies add one read and write each.
   double intensity = 2.0 * p.m * p.n * p.k / (p.m * p.k + p.k * p.n);
-  if (!target.hasWgmma || (!rowsAligned && intensity < 512) || p.m < 64 ||
-      p.n < 64)
+  if (!target.hasWgmma || (!rowsAligned && (intensity < 512 || p.mRange)) ||
+      p.m < 64 || p.n < 64)
     return std::nullopt;
   int64_t wide = tileCount(p, 128, 256);
   KernelTiling t = wide >= target.smCount ? wgmmaTiling(128, 256, 2, 4)
@@ -153,7 +153,9 @@ std::optional<KernelTiling> chooseWgmmaTiling(const GemmProblem &p,
   // persistent (0.1948 against 0.1986). Those persistent kernels had their
   // wgmmas serialised by ptxas (libdevice's branching erf); with the
   // branch-free erf they compile clean, not yet re-raced.
-  if (wide >= target.smCount && p.resultType.getIntOrFloatBitWidth() == 16 &&
+  // A bucket of a run-time M has no static tile count to persist over.
+  if (!p.mRange && wide >= target.smCount &&
+      p.resultType.getIntOrFloatBitWidth() == 16 &&
       (tmaStoresRows(p) || rowsAligned) && p.transcendentalOps == 0) {
     t.persistentBlocks = target.smCount;
     t.tmaStore = tmaStoresRows(p);
@@ -163,7 +165,7 @@ std::optional<KernelTiling> chooseWgmmaTiling(const GemmProblem &p,
   // Copies with 128-byte rows: each 128-byte row piece of a TMA box is
   // then one L2 line, not two. 16-byte rows ran 8205x2949x5921 in 0.70 ms,
   // 128-byte rows in 0.51 (docs/benchmarks/h200-2026-12-04-irregular-rows).
-  if (!rowsAligned) {
+  if (!rowsAligned && !p.mRange) {
     t.alignOperands = {0, 1};
     t.alignRowBytes = 128;
   }
@@ -172,7 +174,8 @@ std::optional<KernelTiling> chooseWgmmaTiling(const GemmProblem &p,
   // h200-2026-12-04-group). Not for short K, where the kernel is bound by
   // its output stores and the operands fit in L2 anyway: 32768^2 x 64 ran
   // 17 % slower grouped (docs/benchmarks/h200-2026-12-04-suite).
-  if (wide >= target.smCount && p.k >= 512)
+  // (Grouping renumbers a grid of static size.)
+  if (wide >= target.smCount && p.k >= 512 && !p.mRange)
     t.groupRows = 16;
   return t;
 }
@@ -262,7 +265,7 @@ std::optional<KernelTiling> chooseWgmmaSplitTiling(const GemmProblem &p,
                                                    const TargetInfo &target) {
   bool rowsAligned = (p.transposeA ? p.m : p.k) % 8 == 0 &&
                      (p.transposeB ? p.k : p.n) % 8 == 0;
-  if (!target.hasWgmma || !rowsAligned || p.m < 64 || p.n < 64)
+  if (!target.hasWgmma || !rowsAligned || p.m < 64 || p.n < 64 || p.mRange)
     return std::nullopt;
   struct Shape {
     int64_t bm, bn, consumers, stages;
@@ -571,11 +574,7 @@ int64_t vibegemm::softmaxThreadsFor(const GemmProblem &p) {
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
                                       const TargetInfo &chip) {
-  // The wgmma kernel reads through TMA descriptors over static buffers: a
-  // bucket of a run-time M takes mma.sync (docs/dynamic-shapes.md).
-  TargetInfo target = chip;
-  if (problem.mRange)
-    target.hasWgmma = false;
+  const TargetInfo &target = chip;
   SimtTiling t;
   // Large problems get 128x128 block tiles with 8x8 register tiles (256
   // threads); smaller ones 64x64 with 4x4 so the grid still fills the chip.

@@ -297,7 +297,7 @@ func.func @local_operands(%c: memref<128x128xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{TMA operands must view whole static row-major buffers defined outside the gpu.launch}}
+    // expected-error @below {{TMA operands must view whole row-major buffers (only their rows of run-time count) defined outside the gpu.launch}}
     %loop = transform.vibegemm.gemm_to_wgmma %mm : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -77,9 +77,10 @@ bool endsAtBufferEdge(OpFoldResult size, OpFoldResult offset, int64_t block,
   return blockBound && edgeBound;
 }
 
-/// TMA addresses whole static row-major buffers of `rank` defined outside
-/// `launch`, whose rows are a multiple of 16 bytes; `viewers` and `rowsOf`
-/// begin the diagnostics ("TMA operands must view", "output ").
+/// TMA addresses whole row-major buffers of `rank` (their row count may be
+/// dynamic) defined outside `launch`, whose rows are a multiple of 16
+/// bytes; `viewers` and `rowsOf` begin the diagnostics ("TMA operands must
+/// view", "output ").
 LogicalResult checkTmaBuffer(Value root, unsigned rank, int64_t elementBytes,
                              gpu::LaunchOp launch, StringRef viewers,
                              StringRef rowsOf, std::string &why) {
@@ -88,10 +89,13 @@ LogicalResult checkTmaBuffer(Value root, unsigned rank, int64_t elementBytes,
   // here, typed with a general layout; plan buffers are row-major.
   bool rowMajor = type && (type.getLayout().isIdentity() ||
                            root.getDefiningOp<bufferization::ToBufferOp>());
-  if (!type || type.getRank() != rank || !type.hasStaticShape() || !rowMajor ||
-      launch.getBody().isAncestor(root.getParentRegion()))
-    return refuse(why, viewers + " whole static row-major buffers defined "
-                                 "outside the gpu.launch");
+  // Rows may be a run-time M: the runtime encodes the descriptor from the
+  // plan buffer's evaluated shape, and TMA clips boxes past it.
+  if (!type || type.getRank() != rank || type.isDynamicDim(rank - 1) ||
+      !rowMajor || launch.getBody().isAncestor(root.getParentRegion()))
+    return refuse(why, viewers + " whole row-major buffers (only their rows "
+                                 "of run-time count) defined outside the "
+                                 "gpu.launch");
   if (type.getDimSize(rank - 1) * elementBytes % 16)
     return refuse(why, llvm::formatv("{0}rows of {1} elements are not a "
                                      "multiple of 16 bytes, as TMA needs",
