@@ -116,6 +116,16 @@ private:
     if (!dims->batch.empty() && isDyn(dims->batch[0]))
       return root->emitError("a dynamic batch is not supported yet; only "
                              "M may be dynamic");
+    // Its reference kernels (what checks it) need a static row count.
+    WalkResult softmax = dispatch.walk([](Operation *op) {
+      auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
+      return role && role.getValue() == "softmax" ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+    });
+    if (softmax.wasInterrupted())
+      return root->emitError("a softmax after a GEMM over a dynamic M is not "
+                             "supported yet: its reference kernels need a "
+                             "static M");
     if (!isDyn(dims->m[0]))
       return dispatch.emitError("this dispatch has a dynamic size, but its "
                                 "GEMM's M is static; only M may be dynamic");
@@ -161,10 +171,11 @@ private:
       // M as a trailing index argument: every size the dispatch reads of a
       // dynamic dimension is M, and the results' allocations, sized by an
       // argument, move to the caller at bufferization.
-      BlockArgument m =
-          clone.front().addArgument(b.getIndexType(), dispatch.getLoc());
-      clone.setFunctionType(b.getFunctionType(clone.front().getArgumentTypes(),
-                                              clone.getResultTypes()));
+      unsigned mIndex = clone.getNumArguments();
+      if (failed(clone.insertArgument(mIndex, b.getIndexType(),
+                                      DictionaryAttr(), dispatch.getLoc())))
+        return failure();
+      BlockArgument m = clone.getArgument(mIndex);
       clone.walk([&](tensor::DimOp dim) {
         std::optional<int64_t> index = dim.getConstantIndex();
         auto type = cast<RankedTensorType>(dim.getSource().getType());

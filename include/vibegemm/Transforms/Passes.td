@@ -500,11 +500,14 @@ def VibeGemmBucketDispatchesPass
     (M = 1) is a static dispatch, with its own kernel path (block reduce).
     Each call becomes a chain of `scf.if` on `tensor.dim` of an operand:
     the emitted host code picks the bucket's kernels at run time. The
-    other buckets' kernels read M at run time: their grid is
-    `ceildiv(M, block_m)` rows of blocks and edge rows are masked.
+    other buckets take M as a trailing `index` argument: their grid is
+    `ceildiv(M, block_m)` rows of blocks, and edge rows are masked
+    (mma.sync, FFMA) or clipped by TMA (wgmma).
 
-    Refused, at the dispatch: a dynamic batch, N or K, and dispatches
-    whose arguments have a dynamic size other than M.
+    Refused, at the dispatch: a dynamic batch, N or K, dispatches whose
+    arguments have a dynamic size other than M, generic dispatches over a
+    dynamic size, and a softmax after the GEMM (its reference kernels need
+    a static M).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
