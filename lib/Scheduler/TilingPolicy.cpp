@@ -573,8 +573,7 @@ int64_t vibegemm::softmaxThreadsFor(const GemmProblem &p) {
 }
 
 SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
-                                      const TargetInfo &chip) {
-  const TargetInfo &target = chip;
+                                      const TargetInfo &target) {
   SimtTiling t;
   // Large problems get 128x128 block tiles with 8x8 register tiles (256
   // threads); smaller ones 64x64 with 4x4 so the grid still fills the chip.

@@ -255,38 +255,38 @@ private:
     if (!cmp)
       return std::nullopt;
     APInt bound;
-    arith::CmpIPredicate pred = cmp.getPredicate();
     std::optional<std::string> lhs = hostExpr(cmp.getLhs());
     if (!lhs || *lhs != kSizeName ||
         !matchPattern(cmp.getRhs(), m_ConstantInt(&bound)))
       return std::nullopt;
-    int64_t c = bound.getSExtValue();
-    MRange below = when, above = when; // M <= t and M > t
-    auto split = [&](int64_t t) {
-      below.hi = std::min(when.hi, t);
-      above.lo = std::max(when.lo, t + 1);
-    };
+    // The then-branch runs for M <= t (thenBelow) or for M > t.
+    int64_t c = bound.getSExtValue(), t;
+    bool thenBelow;
     using P = arith::CmpIPredicate;
-    switch (pred) {
+    switch (cmp.getPredicate()) {
     case P::ule:
     case P::sle:
-      split(c);
-      return std::make_pair(below, above);
+      t = c, thenBelow = true;
+      break;
     case P::ult:
     case P::slt:
-      split(c - 1);
-      return std::make_pair(below, above);
+      t = c - 1, thenBelow = true;
+      break;
     case P::ugt:
     case P::sgt:
-      split(c);
-      return std::make_pair(above, below);
+      t = c, thenBelow = false;
+      break;
     case P::uge:
     case P::sge:
-      split(c - 1);
-      return std::make_pair(above, below);
+      t = c - 1, thenBelow = false;
+      break;
     default:
       return std::nullopt;
     }
+    MRange below{when.lo, std::min(when.hi, t)};
+    MRange above{std::max(when.lo, t + 1), when.hi};
+    return thenBelow ? std::make_pair(below, above)
+                     : std::make_pair(above, below);
   }
 
   /// Follows both branches of a host choice among bucket kernels, each

@@ -154,90 +154,100 @@ private:
     return std::make_pair(arg.getArgNumber(), *pos);
   }
 
-  /// A clone of `dispatch` serving `bucket`: static when the bucket holds
-  /// one size.
+  /// A clone of `dispatch` serving `bucket`, named for it and signed: static
+  /// when the bucket holds one size.
   FailureOr<func::FuncOp> cloneForBucket(func::FuncOp dispatch, Bucket bucket,
                                          SymbolTable &symbols) {
-    std::string name = llvm::formatv("{0}_m{1}_{2}", dispatch.getSymName(),
-                                     bucket.lo, bucket.hi)
-                           .str();
-    OpBuilder b(dispatch);
-    func::FuncOp clone;
-    if (bucket.lo != bucket.hi) {
-      clone = dispatch.clone();
-      clone.setSymName(name);
-      clone->setAttr(kMRangeAttr,
-                     b.getDenseI64ArrayAttr({bucket.lo, bucket.hi}));
-      // M as a trailing index argument: every size the dispatch reads of a
-      // dynamic dimension is M, and the results' allocations, sized by an
-      // argument, move to the caller at bufferization.
-      unsigned mIndex = clone.getNumArguments();
-      if (failed(clone.insertArgument(mIndex, b.getIndexType(),
-                                      DictionaryAttr(), dispatch.getLoc())))
-        return failure();
-      BlockArgument m = clone.getArgument(mIndex);
-      clone.walk([&](tensor::DimOp dim) {
-        std::optional<int64_t> index = dim.getConstantIndex();
-        auto type = cast<RankedTensorType>(dim.getSource().getType());
-        if (index && type.isDynamicDim(*index)) {
-          dim.getResult().replaceAllUsesWith(m);
-          dim.erase();
-        }
-      });
-    } else {
-      // M fixed: static types, with casts the canonicalizer folds away.
-      auto fnType = b.getFunctionType(
-          llvm::map_to_vector(
-              dispatch.getArgumentTypes(),
-              [&](Type t) { return withStaticM(t, bucket.lo); }),
-          llvm::map_to_vector(dispatch.getResultTypes(), [&](Type t) {
-            return withStaticM(t, bucket.lo);
-          }));
-      clone = func::FuncOp::create(dispatch.getLoc(), name, fnType);
-      clone->setAttrs(dispatch->getAttrs());
-      clone.setSymName(name);
-      clone.setFunctionType(fnType);
-      Block *body = clone.addEntryBlock();
-      OpBuilder inner = OpBuilder::atBlockEnd(body);
-      IRMapping mapping;
-      for (auto [old, arg] :
-           llvm::zip(dispatch.getArguments(), body->getArguments())) {
-        Value value = arg;
-        if (old.getType() != arg.getType())
-          value =
-              tensor::CastOp::create(inner, arg.getLoc(), old.getType(), arg);
-        mapping.map(old, value);
-      }
-      for (Operation &op : dispatch.front().without_terminator())
-        inner.clone(op, mapping);
-      auto ret = cast<func::ReturnOp>(dispatch.front().getTerminator());
-      SmallVector<Value> results;
-      for (auto [value, type] :
-           llvm::zip(ret.getOperands(), fnType.getResults()))
-        results.push_back(tensor::CastOp::create(inner, ret.getLoc(), type,
-                                                 mapping.lookup(value)));
-      func::ReturnOp::create(inner, ret.getLoc(), results);
-      for (unsigned i = 0; i < dispatch.getNumArguments(); ++i)
-        clone.setArgAttrs(i, dispatch.getArgAttrDict(i));
-      OpPassManager pm(func::FuncOp::getOperationName());
-      pm.addPass(createCanonicalizerPass());
-      pm.addPass(createCSEPass());
-      symbols.insert(clone, Block::iterator(dispatch));
-      if (failed(runPipeline(pm, clone)))
-        return failure();
-      bool allStatic = true;
-      clone.walk([&](Operation *op) {
-        allStatic &= !llvm::any_of(op->getResultTypes(), hasDynamicShape);
-      });
-      if (!allStatic)
-        return dispatch.emitError("could not make this dispatch static at M = ")
-               << bucket.lo;
-      clone->setAttr(kSignatureAttr, b.getStringAttr(computeSignature(clone)));
-      return clone;
-    }
+    bool oneSize = bucket.lo == bucket.hi;
+    func::FuncOp clone =
+        oneSize ? withStaticSignature(dispatch, bucket.lo) : dispatch.clone();
+    clone.setSymName(llvm::formatv("{0}_m{1}_{2}", dispatch.getSymName(),
+                                   bucket.lo, bucket.hi)
+                         .str());
     symbols.insert(clone, Block::iterator(dispatch));
-    clone->setAttr(kSignatureAttr, b.getStringAttr(computeSignature(clone)));
+    if (failed(oneSize ? foldToStatic(clone, dispatch, bucket.lo)
+                       : takeMArgument(clone, bucket)))
+      return failure();
+    clone->setAttr(kSignatureAttr, StringAttr::get(clone.getContext(),
+                                                   computeSignature(clone)));
     return clone;
+  }
+
+  /// An empty function with `dispatch`'s attributes and its signature with M
+  /// fixed at `m`.
+  static func::FuncOp withStaticSignature(func::FuncOp dispatch, int64_t m) {
+    auto fix = [&](Type t) { return withStaticM(t, m); };
+    FunctionType type =
+        FunctionType::get(dispatch.getContext(),
+                          llvm::map_to_vector(dispatch.getArgumentTypes(), fix),
+                          llvm::map_to_vector(dispatch.getResultTypes(), fix));
+    auto clone =
+        func::FuncOp::create(dispatch.getLoc(), dispatch.getSymName(), type);
+    clone->setAttrs(dispatch->getAttrs());
+    clone.setFunctionType(type);
+    clone.addEntryBlock();
+    return clone;
+  }
+
+  /// Fills the static `clone` with `dispatch`'s body, reached through casts
+  /// that canonicalization folds away, and checks nothing stays dynamic.
+  LogicalResult foldToStatic(func::FuncOp clone, func::FuncOp dispatch,
+                             int64_t m) {
+    OpBuilder inner = OpBuilder::atBlockEnd(&clone.front());
+    IRMapping mapping;
+    for (auto [old, arg] :
+         llvm::zip(dispatch.getArguments(), clone.getArguments())) {
+      Value value = arg;
+      if (old.getType() != arg.getType())
+        value = tensor::CastOp::create(inner, arg.getLoc(), old.getType(), arg);
+      mapping.map(old, value);
+    }
+    for (Operation &op : dispatch.front().without_terminator())
+      inner.clone(op, mapping);
+    auto ret = cast<func::ReturnOp>(dispatch.front().getTerminator());
+    SmallVector<Value> results;
+    for (auto [value, type] :
+         llvm::zip(ret.getOperands(), clone.getResultTypes()))
+      results.push_back(tensor::CastOp::create(inner, ret.getLoc(), type,
+                                               mapping.lookup(value)));
+    func::ReturnOp::create(inner, ret.getLoc(), results);
+    OpPassManager pm(func::FuncOp::getOperationName());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    if (failed(runPipeline(pm, clone)))
+      return failure();
+    WalkResult dynamic = clone.walk([](Operation *op) {
+      return llvm::any_of(op->getResultTypes(), hasDynamicShape)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (dynamic.wasInterrupted())
+      return dispatch.emitError("could not make this dispatch static at M = ")
+             << m;
+    return success();
+  }
+
+  /// Gives a clone serving `bucket` M as a trailing index argument: every
+  /// size it reads of a dynamic dimension is M, and its results'
+  /// allocations, sized by an argument, move to the caller at
+  /// bufferization.
+  static LogicalResult takeMArgument(func::FuncOp clone, Bucket bucket) {
+    Builder b(clone.getContext());
+    clone->setAttr(kMRangeAttr, b.getDenseI64ArrayAttr({bucket.lo, bucket.hi}));
+    unsigned index = clone.getNumArguments();
+    if (failed(clone.insertArgument(index, b.getIndexType(), DictionaryAttr(),
+                                    clone.getLoc())))
+      return failure();
+    BlockArgument m = clone.getArgument(index);
+    clone.walk([&](tensor::DimOp dim) {
+      std::optional<int64_t> at = dim.getConstantIndex();
+      if (at &&
+          cast<RankedTensorType>(dim.getSource().getType()).isDynamicDim(*at)) {
+        dim.getResult().replaceAllUsesWith(m);
+        dim.erase();
+      }
+    });
+    return success();
   }
 
   LogicalResult bucket(func::FuncOp dispatch, ArrayRef<Bucket> buckets,
