@@ -12,6 +12,7 @@
 #include "vibegemm/Runtime/SizeExpr.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -215,6 +216,20 @@ public:
     if (plan.launches.empty())
       return fail("no launch runs for the sizes given (every \"when\" "
                   "excludes them)");
+    // Each bucket has its own scratch (split-K partials sized by M): only
+    // the bound bucket's is allocated.
+    if (plan.launches.size() < launches->size()) {
+      llvm::StringSet<> used;
+      for (const PlanLaunch &launch : plan.launches)
+        for (const PlanArg &arg : launch.args)
+          if (!arg.buffer.empty())
+            used.insert(arg.buffer);
+      llvm::erase_if(plan.buffers, [&](const PlanBuffer &buffer) {
+        return (buffer.kind == PlanBuffer::Kind::Scratch ||
+                buffer.kind == PlanBuffer::Kind::Temp) &&
+               !used.contains(buffer.name);
+      });
+    }
 
     for (const char *key : {"reference", "gemm"}) {
       const json::Object *gemm = root->getObject(key);

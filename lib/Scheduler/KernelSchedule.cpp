@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
+#include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
 
 using namespace mlir;
 using namespace mlir::vibegemm;
@@ -107,35 +108,72 @@ void buildBlockGemmRewrite(ImplicitLocOpBuilder &b, const KernelTiling &t,
 void buildSplitK(ImplicitLocOpBuilder &b, Value func, const KernelTiling &t,
                  const DispatchOps &ops, const FusionPlan &plan,
                  llvm::StringMap<Value> &roles,
-                 ArrayRef<OpFoldResult> blockTile) {
+                 ArrayRef<OpFoldResult> blockTile, int64_t problemN,
+                 bool dynamicM) {
   MLIRContext *ctx = b.getContext();
-  auto split = transform::SplitReductionOp::create(b, roles["root"], t.splitK,
-                                                   /*insertSplitDimension=*/0);
-  transform::AnnotateOp::create(b, split.getSplitLinalgOp(), kSplitKMarker,
+  // Upstream's split leaves a run-time M out of the partials' tensor.empty.
+  Value fill, partialGemm, combining;
+  if (dynamicM) {
+    auto split = transform::SplitKOp::create(b, roles["root"], t.splitK);
+    fill = split.getFillOp();
+    partialGemm = split.getSplitLinalgOp();
+    combining = split.getCombiningLinalgOp();
+  } else {
+    auto split = transform::SplitReductionOp::create(
+        b, roles["root"], t.splitK, /*insertSplitDimension=*/0);
+    fill = split.getFillOp();
+    partialGemm = split.getSplitLinalgOp();
+    combining = split.getCombiningLinalgOp();
+  }
+  transform::AnnotateOp::create(b, partialGemm, kSplitKMarker,
                                 /*param=*/Value());
   SmallVector<OpFoldResult> splitTile = {b.getI64IntegerAttr(1)};
   llvm::append_range(splitTile, blockTile);
-  TiledOp partial = buildTileSizes(b, split.getSplitLinalgOp(), splitTile,
-                                   blockMapping(ctx, 3));
-  buildFuseIntoLoop(b, {split.getFillOp()}, partial.loop);
+  TiledOp partial =
+      buildTileSizes(b, partialGemm, splitTile, blockMapping(ctx, 3));
+  buildFuseIntoLoop(b, {fill}, partial.loop);
   // Producers of the combine kernel: epilogues (last first), the combining
   // sum, the output's fill. Unfused, the sum anchors it, its leading split
   // dimension left whole.
   SmallVector<Value> chain =
       llvm::map_to_vector(plan.producers, [&](const std::string &p) {
-        return p == "root" ? split.getCombiningLinalgOp() : roles[p];
+        return p == "root" ? combining : roles[p];
       });
   if (!plan.fused && ops.hasInit)
     chain.assign({roles["init"]});
-  Value anchor = plan.fused ? roles[plan.anchor] : split.getCombiningLinalgOp();
-  SmallVector<OpFoldResult> combineTile = getAsIndexOpFoldResult(
-      ctx, withLead(!plan.fused, 0, {kCombineTile, kCombineTile}));
+  Value anchor = plan.fused ? roles[plan.anchor] : combining;
+  // Over a run-time M the 16x16 tiles would be ragged, and the threads'
+  // private tiles (with the epilogue's f32 temporaries) dynamic: one row
+  // per block instead, up to 256 columns with one thread each.
+  SmallVector<int64_t> combineShape = {kCombineTile, kCombineTile};
+  SmallVector<int64_t> threads = {kSimtThreads, kSimtThreads};
+  if (dynamicM) {
+    int64_t columns = kSimtThreads * kSimtThreads;
+    while (problemN % columns)
+      columns /= 2;
+    combineShape = {1, columns};
+    threads = {1, columns};
+  }
+  SmallVector<OpFoldResult> combineTile =
+      getAsIndexOpFoldResult(ctx, withLead(!plan.fused, 0, combineShape));
   TiledOp combine =
       buildTileSizes(b, anchor, combineTile, blockMapping(ctx, 2));
   SmallVector<Value> inBlocks = buildFuseIntoLoop(b, chain, combine.loop);
-  TiledOp perThread = buildNumThreads(
-      b, combine.tiled, withLead(!plan.fused, 0, {kSimtThreads, kSimtThreads}),
-      threadMapping(ctx, 2));
+  // Over a run-time M, fusing the sum left a tensor.dim of the output's
+  // fill in the block loop, which keeps a second copy of the fill there;
+  // folding it to the empty's size lets that copy die before the fill is
+  // fused per thread.
+  if (dynamicM)
+    buildApplyPatterns(
+        b, func,
+        [](OpBuilder &nested, Location loc) {
+          transform::ApplyResolveRankedShapedTypeResultDimsPatternsOp::create(
+              nested, loc);
+        },
+        /*cse=*/false);
+  TiledOp perThread =
+      buildNumThreads(b, combine.tiled, withLead(!plan.fused, 0, threads),
+                      threadMapping(ctx, 2));
   buildFuseIntoLoop(b, inBlocks, perThread.loop);
 
   Value buffers = buildBufferizeFunction(b, func);
@@ -148,7 +186,7 @@ void buildSplitK(ImplicitLocOpBuilder &b, Value func, const KernelTiling &t,
       });
   buildBlockGemmRewrite(b, t, gemm.launch, gemm.op);
   buildMapBlockLoops(b, buffers, blockMapping(ctx, 2),
-                     {kSimtThreads, kSimtThreads, 1});
+                     {threads[1], threads[0], 1});
   buildCanonicalize(b, buffers, /*cse=*/true);
 }
 
@@ -175,7 +213,8 @@ schedule::buildKernelSchedule(ImplicitLocOpBuilder &b,
             buildRoleMatches(b, func, ops.roles(/*softmax=*/true));
         SmallVector<OpFoldResult> blockTile = {blockM, blockN};
         if (t.splitK > 1)
-          return buildSplitK(b, func, t, ops, plan, roles, blockTile);
+          return buildSplitK(b, func, t, ops, plan, roles, blockTile, problem.n,
+                             problem.mRange.has_value());
 
         if (batched)
           blockTile.insert(blockTile.begin(), b.getI64IntegerAttr(1));

@@ -44,13 +44,12 @@ inline int64_t blockCount(const GemmProblem &p, const KernelTiling &t) {
 /// Whether split-K can serve `p` with `t`'s tiles: too few of them to half
 /// fill the chip, no batch or softmax, and M and N multiples of the
 /// combining kernel's 16x16 tiles (a ragged one would give its threads'
-/// private tiles a dynamic size).
+/// private tiles a dynamic size). A bucket of M is judged at its
+/// representative M; its combine takes one row per block.
 inline bool wantsSplitK(const GemmProblem &p, const KernelTiling &t,
                         const TargetInfo &target) {
-  // A run-time M (a bucket of M) has no static M for split-K's combine.
-  return !p.batched && !p.hasSoftmax && !p.mRange &&
-         2 * blockCount(p, t) < target.smCount && p.m % kCombineTile == 0 &&
-         p.n % kCombineTile == 0;
+  return !p.batched && !p.hasSoftmax && 2 * blockCount(p, t) < target.smCount &&
+         p.m % kCombineTile == 0 && p.n % kCombineTile == 0;
 }
 
 /// Doubles `t.splitK` while the grid stays within `maxBlocks`, K splits

@@ -3,8 +3,8 @@
 // The transform dialect extension: op verification, effects and the
 // application of `transform.vibegemm.*` ops. The IR they build lives in
 // MmaSyncGemm.cpp, WgmmaGemm.cpp, FfmaGemm.cpp, BlockReduceGemm.cpp,
-// BlockSoftmax.cpp, AlignOperandRows.cpp, GroupBlocks.cpp and
-// MapForallToGrid.cpp.
+// BlockSoftmax.cpp, AlignOperandRows.cpp, GroupBlocks.cpp,
+// MapForallToGrid.cpp and SplitK.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +20,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -327,6 +329,25 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
+DiagnosedSilenceableFailure
+transform::SplitKOp::applyToOne(transform::TransformRewriter &rewriter,
+                                Operation *target,
+                                transform::ApplyToEachResultList &results,
+                                transform::TransformState &state) {
+  std::string why = "the target is not a linalg op";
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(target);
+  FailureOr<linalg::SplitReductionResult> split =
+      linalgOp ? vibegemm::splitK(rewriter, linalgOp, getSplitFactor(), why)
+               : FailureOr<linalg::SplitReductionResult>(failure());
+  if (failed(split))
+    return refuse(*this, target, why);
+  results.push_back(split->initOrAlloc);
+  results.push_back(split->fillOp);
+  results.push_back(split->splitLinalgOp);
+  results.push_back(split->resultCombiningLinalgOp);
+  return DiagnosedSilenceableFailure::success();
+}
+
 namespace {
 class VibeGemmTransformExtension
     : public transform::TransformDialectExtension<VibeGemmTransformExtension> {
@@ -342,6 +363,7 @@ public:
     declareGeneratedDialect<NVVM::NVVMDialect>();
     declareGeneratedDialect<nvgpu::NVGPUDialect>();
     declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<tensor::TensorDialect>();
     declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST

@@ -356,6 +356,24 @@ TEST_F(PlanTest, RunsOnlyTheLaunchesOfTheBoundSizesBucket) {
   }
 }
 
+TEST_F(PlanTest, AllocatesOnlyTheBoundBucketsScratch) {
+  // The second bucket's launch takes the scratch buffer (a split-K's
+  // partials); the first bucket's does not.
+  std::string text = bucketedPlan();
+  size_t second = text.find("\"block\": [64");
+  std::string from = "{\"buffer\": \"arg0\"}";
+  text.replace(text.find(from, second), from.size(), "{\"buffer\": \"ws0\"}");
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
+  ASSERT_TRUE(static_cast<bool>(doc));
+  for (auto [m, allocated] :
+       {std::pair<int64_t, bool>{16, false}, {17, true}}) {
+    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, {{"M", m}});
+    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+    EXPECT_EQ(plan->find("ws0") != nullptr, allocated) << "M = " << m;
+    EXPECT_NE(plan->find("arg0"), nullptr) << "M = " << m;
+  }
+}
+
 TEST_F(PlanTest, RefusesBadWhens) {
   auto expectError = [&](const std::string &text, const SizeBindings &sizes,
                          llvm::StringRef message) {

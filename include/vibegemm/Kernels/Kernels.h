@@ -14,6 +14,7 @@
 #define VIBEGEMM_KERNELS_KERNELS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -33,6 +34,19 @@ namespace mlir::vibegemm {
 /// saying why otherwise.
 FailureOr<gpu::LaunchOp>
 mapForallToGrid(RewriterBase &rewriter, scf::ForallOp forall, std::string &why);
+
+//===----------------------------------------------------------------------===//
+// Split-K of a contraction whose parallel sizes may be dynamic
+//===----------------------------------------------------------------------===//
+/// `linalg::splitReduction` of `op`'s one reduction dimension by
+/// `splitFactor`, the split dimension leading the partials ([split, output
+/// dims...]), whose tensor.empty gets the output's dynamic sizes (upstream
+/// leaves them out). K must be static and a multiple of the factor. Fails,
+/// leaving the IR untouched, saying why otherwise.
+FailureOr<linalg::SplitReductionResult> splitK(RewriterBase &rewriter,
+                                               linalg::LinalgOp op,
+                                               int64_t splitFactor,
+                                               std::string &why);
 
 //===----------------------------------------------------------------------===//
 // Grouped block order of a launch (L2 reuse)

@@ -637,4 +637,60 @@ def MapForallToGridOp : Op<Transform_Dialect, "vibegemm.map_forall_to_grid",
   }];
 }
 
+def SplitKOp : Op<Transform_Dialect, "vibegemm.split_k",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     TransformEachOpTrait, TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Splits a contraction's K into parallel partial GEMMs and a "
+                "combining sum, over static or run-time output sizes";
+  let description = [{
+    `transform.structured.split_reduction` with the split dimension
+    leading (`insert_split_dimension = 0`), for a target whose output may
+    have dynamic sizes: a GEMM over a run-time M (a bucket of M). Upstream's
+    op builds the partials' `tensor.empty` from static sizes only, which
+    leaves a `tensor<2x?xNxf32>` without its size operand; here it takes
+    `tensor.dim` of the output for each dynamic size. On static shapes the
+    result is upstream's.
+
+    The target must be a linalg op on tensors with one output and one
+    reduction dimension, whose size is static and a multiple of
+    `split_factor` (at least 2). The partial op computes
+    `[split_factor, output dims...]` in the accumulator type, initialized by
+    a fill of the combiner's neutral element; the combining op sums over the
+    split dimension into the original output.
+
+    #### Return modes
+
+    Consumes the target handle and returns, in order, the partials'
+    `tensor.empty`, its fill, the partial op and the combining op. Emits a
+    silenceable failure, leaving the payload unchanged, when the target
+    does not fit.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                   ConfinedAttr<I64Attr, [IntMinValue<2>]>:$split_factor);
+  let results = (outs TransformHandleTypeInterface:$init_or_alloc_op,
+                      TransformHandleTypeInterface:$fill_op,
+                      TransformHandleTypeInterface:$split_linalg_op,
+                      TransformHandleTypeInterface:$combining_linalg_op);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$target, "int64_t":$splitFactor), [{
+      ::mlir::Type any =
+          ::mlir::transform::AnyOpType::get($_builder.getContext());
+      build($_builder, $_state, any, any, any, any, target,
+            $_builder.getI64IntegerAttr(splitFactor));
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // VIBEGEMM_TRANSFORM_OPS
