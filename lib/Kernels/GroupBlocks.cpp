@@ -11,6 +11,7 @@
 #include "vibegemm/Analysis/DispatchInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -18,7 +19,7 @@ using namespace mlir::vibegemm;
 
 std::pair<Value, Value> vibegemm::groupedOrder(OpBuilder &b, Location loc,
                                                Value linear, int64_t gx,
-                                               int64_t gy, int64_t group) {
+                                               OpFoldResult gy, int64_t group) {
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -27,7 +28,10 @@ std::pair<Value, Value> vibegemm::groupedOrder(OpBuilder &b, Location loc,
       b, loc, arith::DivUIOp::create(b, loc, linear, perGroup), c(group));
   // The last group may hold fewer rows.
   Value rows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, c(gy), first), c(group));
+      b, loc,
+      arith::SubIOp::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, gy),
+                            first),
+      c(group));
   Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
   Value y = arith::AddIOp::create(
       b, loc, first, arith::RemUIOp::create(b, loc, inGroup, rows));
@@ -40,8 +44,8 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
                                     std::string &why) {
   std::optional<int64_t> gx = getConstantIntValue(launch.getGridSizeX());
   std::optional<int64_t> gy = getConstantIntValue(launch.getGridSizeY());
-  if (!gx || !gy) {
-    why = "grouping blocks needs constant x and y grid sizes";
+  if (!gx) {
+    why = "grouping blocks needs a constant x grid size";
     return failure();
   }
   // Blocks in clusters of rows (gemm_to_wgmma {cluster_rows}) move
@@ -50,19 +54,23 @@ LogicalResult vibegemm::groupBlocks(RewriterBase &rewriter,
   int64_t clusterRows = 1;
   if (auto shape =
           launch->getAttrOfType<DenseI64ArrayAttr>(kClusterShapeAttr)) {
-    if (shape.size() != 3 || shape[0] != 1 || shape[2] != 1 ||
-        shape[1] < 1 || *gy % shape[1]) {
+    if (shape.size() != 3 || shape[0] != 1 || shape[2] != 1 || shape[1] < 1 ||
+        !gy || *gy % shape[1]) {
       why = "grouping blocks keeps only clusters of whole rows along y "
             "together";
       return failure();
     }
     clusterRows = shape[1];
   }
-  int64_t unitRows = *gy / clusterRows;
   group = std::max<int64_t>(1, group / clusterRows);
   // One row of blocks, or groups of one row: the order stays as it is.
-  if (group <= 1 || unitRows == 1)
+  if (group <= 1 || (gy && *gy / clusterRows == 1))
     return success();
+  // Rows of clusters; a run-time count (rows of M tiles) as the body reads
+  // the grid's size.
+  OpFoldResult unitRows =
+      gy ? OpFoldResult(rewriter.getIndexAttr(*gy / clusterRows))
+         : OpFoldResult(launch.getGridSize().y);
 
   // What the body reads the block ids through.
   gpu::KernelDim3 args = launch.getBlockIds();

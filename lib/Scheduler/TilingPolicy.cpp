@@ -153,9 +153,9 @@ std::optional<KernelTiling> chooseWgmmaTiling(const GemmProblem &p,
   // persistent (0.1948 against 0.1986). Those persistent kernels had their
   // wgmmas serialised by ptxas (libdevice's branching erf); with the
   // branch-free erf they compile clean, not yet re-raced.
-  // A bucket of a run-time M has no static tile count to persist over.
-  if (!p.mRange && wide >= target.smCount &&
-      p.resultType.getIntOrFloatBitWidth() == 16 &&
+  // A bucket of M is judged at its representative M; its blocks loop over
+  // the tiles the run-time M gives.
+  if (wide >= target.smCount && p.resultType.getIntOrFloatBitWidth() == 16 &&
       (tmaStoresRows(p) || rowsAligned) && p.transcendentalOps == 0) {
     t.persistentBlocks = target.smCount;
     t.tmaStore = tmaStoresRows(p);
@@ -174,8 +174,7 @@ std::optional<KernelTiling> chooseWgmmaTiling(const GemmProblem &p,
   // h200-2026-12-04-group). Not for short K, where the kernel is bound by
   // its output stores and the operands fit in L2 anyway: 32768^2 x 64 ran
   // 17 % slower grouped (docs/benchmarks/h200-2026-12-04-suite).
-  // (Grouping renumbers a grid of static size.)
-  if (wide >= target.smCount && p.k >= 512 && !p.mRange)
+  if (wide >= target.smCount && p.k >= 512)
     t.groupRows = 16;
   return t;
 }

@@ -54,6 +54,40 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Rows of tiles known only at run time (a grid over a run-time M): the
+// last group's rows come from the launch's grid size y.
+
+// CHECK-LABEL: func.func @runtime_rows(
+//  CHECK-SAME:   %{{[a-zA-Z0-9_]+}}: memref<?x4xf32>,
+//  CHECK-SAME:   %[[ROWS_ARG:[a-zA-Z0-9_]+]]: index
+//       CHECK:   gpu.launch blocks(%[[BX:[a-zA-Z0-9_]+]], %[[BY:[a-zA-Z0-9_]+]], %{{[a-zA-Z0-9_]+}}) in (%{{[a-zA-Z0-9_]+}} = %c4, %[[GY:[a-zA-Z0-9_]+]] = %[[ROWS_ARG]], %{{[a-zA-Z0-9_]+}} = %c1)
+//       CHECK:     %[[ROW:.*]] = arith.muli %[[BY]], %c4
+//       CHECK:     %[[L:.*]] = arith.addi %[[BX]], %[[ROW]]
+//       CHECK:     %[[G:.*]] = arith.divui %[[L]], %{{.*}} : index
+//       CHECK:     %[[FIRST:.*]] = arith.muli %[[G]], %{{.*}}
+//       CHECK:     %[[LEFT:.*]] = arith.subi %[[GY]], %[[FIRST]]
+//       CHECK:     arith.minui %[[LEFT]], %{{.*}}
+func.func @runtime_rows(%ids: memref<?x4xf32>, %rows: index) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %rows, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %one, %ids[%by, %bx] : memref<?x4xf32>
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %launch = transform.structured.match ops{["gpu.launch"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.vibegemm.group_blocks %launch {group = 4} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // One row of blocks: nothing to regroup, the body is left as it was.
 
 // CHECK-LABEL: func.func @one_row(

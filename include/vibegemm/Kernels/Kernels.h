@@ -57,16 +57,18 @@ FailureOr<linalg::SplitReductionResult> splitK(RewriterBase &rewriter,
 /// Renumbers the x and y block ids `launch`'s body reads (its block-id
 /// arguments and gpu.block_id ops) so that consecutive blocks visit `group`
 /// rows of y before x moves on. A bijection of the grid: every tile is
-/// still computed once. Needs constant x and y grid sizes; fails, leaving
+/// still computed once. Needs a constant x grid size (y may be a run-time
+/// row count, unless the blocks run in clusters); fails, leaving
 /// the IR untouched, otherwise, saying why.
 LogicalResult groupBlocks(RewriterBase &rewriter, gpu::LaunchOp launch,
                           int64_t group, std::string &why);
 
 /// The (x, y) the `linear`-th block (index) of a gx x gy grid takes in
 /// grouped order: groups of `group` rows (the last may hold fewer), y
-/// fastest within a group.
+/// fastest within a group. gy may be a run-time value (rows of M tiles).
 std::pair<Value, Value> groupedOrder(OpBuilder &b, Location loc, Value linear,
-                                     int64_t gx, int64_t gy, int64_t group);
+                                     int64_t gx, OpFoldResult gy,
+                                     int64_t group);
 
 //===----------------------------------------------------------------------===//
 // Zero-padded copies of misaligned operands

@@ -572,15 +572,17 @@ def GroupBlocksOp : Op<Transform_Dialect, "vibegemm.group_blocks",
     Apply it after `transform.gpu.map_forall_to_blocks` and before or after
     the kernel rewrite (`gemm_to_wgmma` and the others read the tile origins
     from whatever the body computes). A `group` of 1, or a grid of one row,
-    leaves the order unchanged.
+    leaves the order unchanged. Grid y may be a run-time size (rows of
+    tiles over a run-time M, `map_forall_to_grid`): the order then reads it
+    from the launch.
 
     #### Return modes
 
     Only reads the `target` handle and produces nothing. Emits a
     silenceable failure, leaving the payload unchanged, when the target is
-    not a `gpu.launch` or its x or y grid size is not a constant, or its
-    cluster shape is not whole rows along y (`1 x c x 1`, c dividing grid
-    y).
+    not a `gpu.launch` or its x grid size is not a constant, or its
+    cluster shape is not whole rows along y (`1 x c x 1`, c dividing a
+    constant grid y).
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,

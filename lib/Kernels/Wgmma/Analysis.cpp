@@ -38,19 +38,24 @@ LogicalResult wgmma::traceToRoot(TmaOperand &op, std::string &why) {
 
 namespace {
 
-/// True when a tile's `size` along a dimension is the whole `block`, ends
-/// where the buffer (of `extent`) does (`offset` the tile's), or is
-/// min(block, extent - offset): a ragged last tile, so TMA's clipping at
-/// the buffer's edge is the tile's.
+/// True when a tile's `size` along dimension `dim` is the whole `block`,
+/// ends where `buffer` does (`offset` the tile's), or is min(block, extent
+/// - offset): a ragged last tile, so TMA's clipping at the buffer's edge is
+/// the tile's. A run-time extent (rows of M) is the buffer's own size.
 bool endsAtBufferEdge(OpFoldResult size, OpFoldResult offset, int64_t block,
-                      int64_t extent) {
+                      Value buffer, int64_t dim) {
   if (isConstantIntValue(size, block))
     return true;
   using Bounds = ValueBoundsConstraintSet;
   MLIRContext *ctx = offset.getContext();
   AffineMap sum =
       AffineMap::get(2, 0, getAffineDimExpr(0, ctx) + getAffineDimExpr(1, ctx));
-  Bounds::Variable bufferEnd(OpFoldResult(Builder(ctx).getIndexAttr(extent)));
+  // A run-time extent (rows of M) is the buffer's own size.
+  int64_t extent = cast<ShapedType>(buffer.getType()).getDimSize(dim);
+  Bounds::Variable bufferEnd =
+      ShapedType::isDynamic(extent)
+          ? Bounds::Variable(buffer, dim)
+          : Bounds::Variable(OpFoldResult(Builder(ctx).getIndexAttr(extent)));
   auto endsAtEdge = [&](const Bounds::Variable &extentFromOffset) {
     Bounds::Variable end(sum, ArrayRef<Bounds::Variable>{
                                   extentFromOffset, Bounds::Variable(offset)});
@@ -426,7 +431,6 @@ LogicalResult WgmmaAnalysis::analyseTmaStore() {
   if (failed(checkTmaBuffer(out.root, rank, plan.outBytes, plan.launch,
                             "tma_store writes views of", "output ", why)))
     return failure();
-  auto rootType = cast<MemRefType>(out.root.getType());
   // TMA stores whole 64-row boxes, clipped only at the buffer's edges: a
   // tile smaller than the block must end where the buffer does (a ragged
   // last tile as tiling makes it), or its boxes would write the next
@@ -445,7 +449,7 @@ LogicalResult WgmmaAnalysis::analyseTmaStore() {
       continue;
     if (!sub || source != out.root ||
         !endsAtBufferEdge(sub.getMixedSizes()[d], sub.getMixedOffsets()[d],
-                          block, rootType.getDimSize(d)))
+                          block, out.root, d))
       return fail(llvm::formatv(
           "tma_store stores whole {0}x{1} tiles, or ragged ones ending at "
           "the output's edge (min(block, extent - offset)); this output "
@@ -533,13 +537,23 @@ LogicalResult WgmmaAnalysis::analysePersistent() {
   std::optional<int64_t> x = getConstantIntValue(grid.x);
   std::optional<int64_t> y = getConstantIntValue(grid.y);
   std::optional<int64_t> z = getConstantIntValue(grid.z);
-  if (!x || !y || !z)
-    return fail("a persistent kernel needs a launch grid of constant size");
+  // Rows of tiles over a run-time M are counted on the host; the blocks
+  // loop over as many tiles as there are then.
+  if (!x || !z || (!y && plan.clustered()))
+    return fail("a persistent kernel needs a launch grid of constant size "
+                "(grid y, the rows of M tiles, may be a run-time size "
+                "without clusters)");
   plan.gridX = *x;
-  plan.gridY = *y;
   plan.gridZ = *z;
-  plan.tileCount = plan.gridX * plan.gridY * plan.gridZ;
-  plan.blocks = std::min(opt.persistentBlocks, plan.tileCount);
+  if (y) {
+    plan.gridY = *y;
+    plan.tileCount = plan.gridX * plan.gridY * plan.gridZ;
+    plan.blocks = std::min(opt.persistentBlocks, plan.tileCount);
+  } else {
+    plan.runtimeGridY = grid.y;
+    plan.gridY = plan.tileCount = 0;
+    plan.blocks = opt.persistentBlocks;
+  }
   // Clusters take the tiles in pairs (analyseCluster checks they pair up).
   if (plan.clustered())
     plan.blocks = std::max(opt.clusterRows,

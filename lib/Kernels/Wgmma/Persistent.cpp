@@ -123,7 +123,7 @@ void WgmmaEmitter::passTurn(Value t) {
   // Only to a consumer that has a next tile, so no arrival is left over.
   Value next = add(t, c(plan.blocks));
   auto ifNext = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::ult, next, c(plan.tileCount)),
+      b, loc, cmp(arith::CmpIPredicate::ult, next, tileCount()),
       /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifNext.getThenRegion().front());
@@ -135,24 +135,35 @@ void WgmmaEmitter::passTurn(Value t) {
       arith::ConstantIntOp::create(b, loc, 2 * kWarpgroup, 32));
 }
 
+Value WgmmaEmitter::tileCount() {
+  if (!plan.runtimeGridY)
+    return c(plan.tileCount);
+  return mul(c(plan.gridX * plan.gridZ), plan.runtimeGridY);
+}
+
 std::pair<scf::ForOp, Value> WgmmaEmitter::emitTileLoop(bool alternate) {
   gpu::KernelDim3 ids = plan.launch.getBlockIds();
   // In clusters, cluster ids.x takes pairs of vertically adjacent tiles
   // (units of clusterRows rows), and its block ids.y the row in the pair.
   int64_t rows = opt.clusterRows, steps = plan.blocks / rows;
   Value first = alternate ? add(ids.x, mul(warpgroup, c(steps))) : ids.x;
-  auto loop = scf::ForOp::create(b, loc, first, c(plan.tileCount / rows),
-                                 c(alternate ? 2 * steps : steps));
+  auto loop = scf::ForOp::create(
+      b, loc, first, plan.runtimeGridY ? tileCount() : c(plan.tileCount / rows),
+      c(alternate ? 2 * steps : steps));
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
   Value kStart = mul(div(arith::SubIOp::create(b, loc, t, ids.x), steps),
                      c(plan.kTileCount));
-  Value plane = c(plan.gridX * plan.gridY / rows);
+  Value plane = plan.runtimeGridY ? mul(c(plan.gridX), plan.runtimeGridY)
+                                  : c(plan.gridX * plan.gridY / rows);
   Value z = arith::DivUIOp::create(b, loc, t, plane);
   Value r = arith::RemUIOp::create(b, loc, t, plane);
   Value x, y;
   if (opt.groupRows > 1) {
-    std::tie(x, y) = groupedOrder(b, loc, r, plan.gridX, plan.gridY / rows,
+    OpFoldResult tileRows = plan.runtimeGridY
+                                ? OpFoldResult(plan.runtimeGridY)
+                                : b.getIndexAttr(plan.gridY / rows);
+    std::tie(x, y) = groupedOrder(b, loc, r, plan.gridX, tileRows,
                                   std::max<int64_t>(1, opt.groupRows / rows));
   } else {
     x = rem(r, plan.gridX);
@@ -165,7 +176,9 @@ std::pair<scf::ForOp, Value> WgmmaEmitter::emitTileLoop(bool alternate) {
   tileValues.map(ids.y, y);
   tileValues.map(ids.z, z);
   gpu::KernelDim3 sizes = plan.launch.getGridSize();
-  Value gridSizes[] = {c(plan.gridX), c(plan.gridY), c(plan.gridZ)};
+  Value gridSizes[] = {c(plan.gridX),
+                       plan.runtimeGridY ? plan.runtimeGridY : c(plan.gridY),
+                       c(plan.gridZ)};
   tileValues.map(sizes.x, gridSizes[0]);
   tileValues.map(sizes.y, gridSizes[1]);
   tileValues.map(sizes.z, gridSizes[2]);

@@ -135,6 +135,9 @@ private:
   /// own first). Maps the launch's block ids and grid sizes to the tile's
   /// in `tileValues`, and returns the tile's first ring index.
   std::pair<scf::ForOp, Value> emitTileLoop(bool alternate = false);
+  /// The tiles of a persistent kernel: constant, or from the host's count
+  /// of tile rows over a run-time M.
+  Value tileCount();
   /// Ping-pong: waits for this consumer's turn at the main loop of tile
   /// `t`, and hands the turn on once its K-tiles are issued.
   void waitForTurn(Value t);

@@ -118,6 +118,9 @@ struct WgmmaPlan : BlockGemm {
   // Persistent kernels: the launch's grid, its body (run once per tile by
   // the consumers) and the part of it the producer clones for its origins.
   int64_t gridX = 1, gridY = 1, gridZ = 1, tileCount = 1, blocks = 1;
+  /// Over a run-time M: the host's count of tile rows (grid y before the
+  /// grid became `blocks`); gridY and tileCount are then unknown (0).
+  Value runtimeGridY;
   SmallVector<Operation *> bodyOps;
   llvm::SetVector<Operation *> producerSlice;
 
