@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Condenses run-gpu.sh's output directory into results.json and table.md.
 
-Usage: tabulate.py OUT_DIR   (writes results.json and table.md here)
+Usage: tabulate.py OUT_DIR [DEST]   (writes results.json and table.md into
+DEST, this directory by default)
 """
 import json
 import os
 import sys
 
 out = sys.argv[1]
-here = os.path.dirname(os.path.abspath(__file__))
+here = (sys.argv[2] if len(sys.argv) > 2
+        else os.path.dirname(os.path.abspath(__file__)))
 device = open(os.path.join(out, "device.txt")).read().strip()
 names = {"up": "Llama-2-7B up projection, N 11008, K 4096",
          "kv": "Qwen2.5-7B k_proj, N 512, K 3584"}
