@@ -73,17 +73,19 @@ Outcome LoadedPlan::encodeTensorMaps(Session &s, DeviceMemory &mem,
           {DType::BF16, 9}, {DType::F8E4M3FN, 0}, {DType::F8E5M2, 0}};
       // The driver takes dimensions innermost first, and the byte
       // strides of all but the innermost.
-      size_t rank = buffer.shape.size();
+      const std::vector<int64_t> &shape =
+          arg.tensorMap.shape.empty() ? buffer.shape : arg.tensorMap.shape;
+      size_t rank = shape.size();
       std::vector<unsigned long long> dims, strides;
       std::vector<unsigned> box, elementStrides(rank, 1);
       unsigned long long stride = dtypeBytes(buffer.dtype);
       for (size_t d = 0; d < rank; ++d) {
         size_t dim = rank - 1 - d;
-        dims.push_back(buffer.shape[dim]);
+        dims.push_back(shape[dim]);
         box.push_back(static_cast<unsigned>(arg.tensorMap.box[dim]));
         if (d > 0)
           strides.push_back(stride);
-        stride *= buffer.shape[dim];
+        stride *= shape[dim];
       }
       cuda::CUtensorMap map;
       const PlanTensorMap &t = arg.tensorMap;

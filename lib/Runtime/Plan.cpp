@@ -503,9 +503,31 @@ private:
     if (!buffer)
       return setError(where + ": unknown or missing buffer");
     arg.buffer = name->str();
+    // A view of the whole buffer with another shape: as many elements.
+    size_t rank = buffer->shape.size();
+    if (const json::Value *shape = obj.get("shape")) {
+      const json::Array *dims = shape->getAsArray();
+      if (!dims || dims->empty())
+        return setError(where + ": \"shape\" must be a non-empty array");
+      int64_t elements = 1, bufferElements = 1;
+      for (auto [d, dim] : llvm::enumerate(*dims)) {
+        std::optional<int64_t> size =
+            integer(&dim, llvm::formatv("{0}.shape[{1}]", where, d));
+        if (!size || *size < 1)
+          return setError(where + ": shape dimensions must be positive");
+        arg.tensorMap.shape.push_back(*size);
+        elements *= *size;
+      }
+      for (int64_t dim : buffer->shape)
+        bufferElements *= dim;
+      if (elements != bufferElements)
+        return setError(where + ": the view's shape covers " +
+                        std::to_string(elements) + " elements, the buffer " +
+                        std::to_string(bufferElements));
+      rank = dims->size();
+    }
     const json::Array *box = obj.getArray("box");
-    if (!box || box->size() != buffer->shape.size() || box->empty() ||
-        box->size() > 5)
+    if (!box || box->size() != rank || box->empty() || box->size() > 5)
       return setError(where + ": box needs one size per buffer dimension "
                               "(at most 5)");
     for (const json::Value &v : *box) {
@@ -614,6 +636,31 @@ private:
                                       "range {2}..{3}",
                                       name, it->second, *min, *max));
       plan.sizes[name] = it->second;
+    }
+    // Sizes computed from the given ones: a batch folded into M is
+    // "derived": {"M": "B * S"}, which buckets and flops then read.
+    if (const json::Value *derived = root.get("derived")) {
+      const json::Object *exprs = derived->getAsObject();
+      if (!exprs)
+        return setError("\"derived\" must be an object of size "
+                        "expressions ({\"M\": \"B * S\"})");
+      for (const auto &[key, value] : *exprs) {
+        std::string name = key.str(), where = "derived." + name;
+        if (plan.sizes.count(name))
+          return setError(where + ": '" + name +
+                          "' is already a given run-time size");
+        std::optional<llvm::StringRef> text = value.getAsString();
+        if (!text)
+          return setError(where + ": needs an expression string");
+        llvm::Expected<int64_t> size = evaluateSizeExpr(*text, plan.sizes);
+        if (!size)
+          return setError(where + ": " + llvm::toString(size.takeError()));
+        if (*size < 1)
+          return setError(llvm::formatv("{0}: '{1}' is {2}, not a positive "
+                                        "size",
+                                        where, *text, *size));
+        plan.sizes[name] = *size;
+      }
     }
     sizes = plan.sizes;
     return true;

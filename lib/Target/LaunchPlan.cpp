@@ -104,6 +104,8 @@ public:
         func->getAttrOfType<IntegerAttr>("vibegemm.num_inputs");
     int64_t numInputs =
         numInputsAttr ? numInputsAttr.getInt() : func.getNumArguments();
+    if (failed(nameSizes(func)))
+      return failure();
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
       // A bucket dispatch's M (vibegemm-bucket-dispatches).
       if (arg.getType().isIndex() && func->hasAttr(kMRangeAttr)) {
@@ -118,9 +120,12 @@ public:
       bool isInput = static_cast<int64_t>(i) < numInputs;
       std::string name = isInput ? "arg" + std::to_string(i)
                                  : "res" + std::to_string(i - numInputs);
-      llvm::json::Object buffer = shapedBuffer(name, type);
+      SmallVector<std::string> dims = argumentDims(type);
+      llvm::json::Object buffer = shapedBuffer(name, type, dims);
       if (!type.hasStaticShape())
         sizes = dynamicRange(func);
+      dimsOf[arg] = allDims(type, dims);
+      bufferRanks[name] = type.getRank();
       buffer["kind"] = isInput ? "input" : "output";
       buffer[isInput ? "arg_index" : "result_index"] =
           isInput ? static_cast<int64_t>(i)
@@ -143,10 +148,16 @@ public:
       plan["dispatch"] = func.getSymName().str();
     if (!f32Precision.empty())
       plan["f32_precision"] = f32Precision;
-    if (sizes)
-      plan["sizes"] = llvm::json::Object{
-          {kSizeName,
-           llvm::json::Object{{"min", sizes->lo}, {"max", sizes->hi}}}};
+    if (sizes) {
+      llvm::json::Object named;
+      for (const std::string &name : sizeNames)
+        named[name] =
+            llvm::json::Object{{"min", sizes->lo}, {"max", sizes->hi}};
+      plan["sizes"] = std::move(named);
+    }
+    // A batch folded into M: the buckets choose on M = B * S.
+    if (!bucketKey.empty() && bucketKey != kSizeName)
+      plan["derived"] = llvm::json::Object{{kSizeName, bucketKey}};
     return plan;
   }
 
@@ -158,6 +169,96 @@ private:
       if (range.size() == 2)
         return {range[0], range[1]};
     return {1, kMaxDynamicM};
+  }
+
+  /// Names the run-time sizes of the function's buffers: each dynamic
+  /// buffer's dynamic dimensions are its leading ones, as many in every
+  /// buffer; one is "M", two (a batch folded into M by prepare) "B" and
+  /// "S", M then being derived from them.
+  LogicalResult nameSizes(func::FuncOp func) {
+    std::optional<size_t> leading;
+    for (BlockArgument arg : func.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      size_t count = type.getNumDynamicDims();
+      for (size_t d = 0; d < count; ++d)
+        if (!type.isDynamicDim(d))
+          return emitError(arg.getLoc(), "launch plans take run-time sizes "
+                                         "in leading dimensions only");
+      if (leading && *leading != count)
+        return emitError(arg.getLoc(),
+                         "launch plans need every buffer with run-time sizes "
+                         "to have as many of them");
+      leading = count;
+    }
+    if (!leading || *leading == 1)
+      sizeNames = {kSizeName.str()};
+    else if (*leading == 2)
+      sizeNames = {"B", "S"};
+    else
+      return emitError(func.getLoc(), "launch plans name at most two "
+                                      "run-time sizes");
+    return success();
+  }
+
+  /// The names of a function argument's dynamic sizes (see nameSizes).
+  SmallVector<std::string> argumentDims(MemRefType type) const {
+    size_t count = std::min<size_t>(sizeNames.size(), type.getNumDynamicDims());
+    return SmallVector<std::string>(sizeNames.begin(),
+                                    sizeNames.begin() + count);
+  }
+
+  /// Every dimension of `type` as an expression: constants, and the
+  /// dynamic ones from `dynamicSizes` in order.
+  static SmallVector<std::string> allDims(MemRefType type,
+                                          ArrayRef<std::string> dynamicSizes) {
+    SmallVector<std::string> dims;
+    unsigned next = 0;
+    for (int64_t size : type.getShape())
+      dims.push_back(ShapedType::isDynamic(size)
+                         ? (next < dynamicSizes.size() ? dynamicSizes[next++]
+                                                       : kSizeName.str())
+                         : std::to_string(size));
+    return dims;
+  }
+
+  /// The expressions of a host view's dimensions (a cast or reshape of a
+  /// plan buffer), from its source's.
+  void addViewDims(Operation *op) {
+    Value source = op->getOperand(0), result = op->getResult(0);
+    auto it = dimsOf.find(source);
+    if (it == dimsOf.end())
+      return;
+    SmallVector<std::string> from = it->second;
+    auto type = cast<MemRefType>(result.getType());
+    if (isa<memref::CastOp>(op)) {
+      dimsOf[result] = from;
+      return;
+    }
+    SmallVector<std::string> dims;
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op)) {
+      for (const ReassociationIndices &group :
+           collapse.getReassociationIndices()) {
+        std::string product;
+        for (int64_t d : group)
+          product += (product.empty() ? "" : " * ") + from[d];
+        dims.push_back(group.size() == 1 ? product : "(" + product + ")");
+      }
+    } else {
+      auto expand = cast<memref::ExpandShapeOp>(op);
+      for (OpFoldResult size : expand.getMixedOutputShape()) {
+        std::optional<int64_t> c = getConstantIntValue(size);
+        std::optional<std::string> e =
+            c ? std::optional<std::string>(std::to_string(*c))
+              : hostExpr(cast<Value>(size));
+        if (!e)
+          return;
+        dims.push_back(*e);
+      }
+    }
+    if (dims.size() == static_cast<size_t>(type.getRank()))
+      dimsOf[result] = dims;
   }
 
   /// A shape whose dynamic sizes are "M" (or `dynamicSizes`' expressions).
@@ -202,9 +303,10 @@ private:
         return std::nullopt;
       if (!type.isDynamicDim(*index))
         return std::to_string(type.getDimSize(*index));
-      if (!names.count(dim.getSource()))
+      auto it = dimsOf.find(dim.getSource());
+      if (it == dimsOf.end() || *index >= it->second.size())
         return std::nullopt;
-      return kSizeName.str();
+      return it->second[*index];
     }
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
       return hostExpr(op->getOperand(0));
@@ -256,9 +358,16 @@ private:
       return std::nullopt;
     APInt bound;
     std::optional<std::string> lhs = hostExpr(cmp.getLhs());
-    if (!lhs || *lhs != kSizeName ||
-        !matchPattern(cmp.getRhs(), m_ConstantInt(&bound)))
+    if (!lhs || !matchPattern(cmp.getRhs(), m_ConstantInt(&bound)))
       return std::nullopt;
+    // M itself, or, with a batch folded into it, its one expression of the
+    // plan's sizes (B * S), which the plan then derives M from.
+    bool named = llvm::is_contained(sizeNames, *lhs);
+    if ((named && *lhs != kSizeName) ||
+        (!bucketKey.empty() && *lhs != bucketKey) ||
+        (!named && sizeNames.size() < 2))
+      return std::nullopt;
+    bucketKey = *lhs;
     // The then-branch runs for M <= t (thenBelow) or for M > t.
     int64_t c = bound.getSExtValue(), t;
     bool thenBelow;
@@ -325,6 +434,13 @@ private:
     for (auto [result, name] : llvm::zip(ifOp.getResults(), yielded))
       if (name)
         names[result] = *name;
+    // Whichever branch runs, a result's sizes are the first's.
+    for (auto [result, value] :
+         llvm::zip(ifOp.getResults(), ifOp.thenYield().getOperands()))
+      if (auto dims = dimsOf.find(value); dims != dimsOf.end()) {
+        SmallVector<std::string> copy = dims->second;
+        dimsOf[result] = std::move(copy);
+      }
     return success();
   }
 
@@ -343,6 +459,7 @@ private:
         auto it = names.find(cast.getSource());
         if (it != names.end()) {
           names[cast.getResult()] = it->second;
+          addViewDims(cast);
           continue;
         }
       }
@@ -358,6 +475,7 @@ private:
         auto it = names.find(op.getOperand(0));
         if (it != names.end() && type.getLayout().isIdentity()) {
           names[op.getResult(0)] = it->second;
+          addViewDims(&op);
           continue;
         }
       }
@@ -401,6 +519,11 @@ private:
             return emitError(call.getLoc(),
                              "call operand is not a known buffer");
           names[arg] = it->second;
+          // Copied first: inserting may move the map's entries.
+          if (auto dims = dimsOf.find(operand); dims != dimsOf.end()) {
+            SmallVector<std::string> copy = dims->second;
+            dimsOf[arg] = std::move(copy);
+          }
         }
         if (failed(walk(callee)))
           return failure();
@@ -448,6 +571,8 @@ private:
     }
     buffers.push_back(std::move(buffer));
     names[alloc.getResult()] = name;
+    dimsOf[alloc.getResult()] = allDims(type, dynamicSizes);
+    bufferRanks[name] = type.getRank();
     return success();
   }
 
@@ -580,19 +705,35 @@ private:
       box.push_back(value.getSExtValue());
     }
     nvgpu::TensorMapDescriptorType desc = op.getTensorMap().getType();
-    return llvm::json::Object{
-        {"tensor_map",
-         llvm::json::Object{
-             {"buffer", it->second},
-             {"box", std::move(box)},
-             {"swizzle",
-              nvgpu::stringifyTensorMapSwizzleKind(desc.getSwizzle()).str()},
-             {"l2promo",
-              nvgpu::stringifyTensorMapL2PromoKind(desc.getL2promo()).str()},
-             {"oob", nvgpu::stringifyTensorMapOOBKind(desc.getOob()).str()},
-             {"interleave", nvgpu::stringifyTensorMapInterleaveKind(
-                                desc.getInterleave())
-                                .str()}}}};
+    // A reshaped view (a batch folded into M: [B * S, K] of [B, S, K])
+    // gives the runtime its own shape to encode.
+    llvm::json::Array viewShape;
+    if (type.getRank() != bufferRanks.lookup(it->second)) {
+      auto dims = dimsOf.find(source);
+      if (dims == dimsOf.end())
+        return emitError(launch.getLoc(), "a TMA descriptor covers a view "
+                                          "whose sizes the plan cannot name");
+      for (const std::string &dim : dims->second) {
+        int64_t value;
+        if (llvm::to_integer(dim, value))
+          viewShape.push_back(value);
+        else
+          viewShape.push_back(dim);
+      }
+    }
+    llvm::json::Object map{
+        {"buffer", it->second},
+        {"box", std::move(box)},
+        {"swizzle",
+         nvgpu::stringifyTensorMapSwizzleKind(desc.getSwizzle()).str()},
+        {"l2promo",
+         nvgpu::stringifyTensorMapL2PromoKind(desc.getL2promo()).str()},
+        {"oob", nvgpu::stringifyTensorMapOOBKind(desc.getOob()).str()},
+        {"interleave",
+         nvgpu::stringifyTensorMapInterleaveKind(desc.getInterleave()).str()}};
+    if (!viewShape.empty())
+      map["shape"] = std::move(viewShape);
+    return llvm::json::Object{{"tensor_map", std::move(map)}};
   }
 
   StringRef target;
@@ -602,6 +743,13 @@ private:
   std::optional<MRange> sizes;
   MRange when{1, kMaxDynamicM};
   llvm::DenseMap<Value, std::string> names;
+  llvm::StringMap<int64_t> bufferRanks;
+  /// Each buffer value's dimensions as plan expressions.
+  llvm::DenseMap<Value, SmallVector<std::string>> dimsOf;
+  /// The plan's named sizes, and the expression the host's choice among
+  /// buckets compares (M, or B * S).
+  SmallVector<std::string> sizeNames;
+  std::string bucketKey;
   /// Host integers (a dispatch's M argument) as plan expressions.
   llvm::DenseMap<Value, std::string> exprs;
   llvm::json::Array buffers, launches;

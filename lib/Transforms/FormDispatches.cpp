@@ -12,6 +12,7 @@
 #include "vibegemm/Transforms/Passes.h"
 #include "vibegemm/Transforms/Prepare.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -38,6 +40,9 @@ namespace {
 /// Ops that may stay in host code around dispatch calls: reshapes of whole
 /// row-major tensors are free there (the launch plan aliases the buffer).
 bool isHostOp(Operation *op) {
+  // Index arithmetic on sizes: a batch folded into M is B * S.
+  if (isa<affine::AffineApplyOp>(op))
+    return true;
   return isa<func::ReturnOp, func::CallOp, tensor::EmptyOp, arith::ConstantOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::DimOp>(op);
 }
@@ -249,6 +254,81 @@ private:
     return failure(result.wasInterrupted());
   }
 
+  /// Whether `size` is dimension `d` of `collapsed`, a tensor.collapse_shape,
+  /// written as the product of its source's sizes (what canonicalization
+  /// makes of tensor.dim of a collapse: affine.apply s0 * s1 of two
+  /// tensor.dims, value bounds do not see through collapses).
+  static bool isCollapsedSize(Value size, Value collapsed, int64_t d) {
+    auto collapse = collapsed.getDefiningOp<tensor::CollapseShapeOp>();
+    auto apply = size.getDefiningOp<affine::AffineApplyOp>();
+    if (!collapse || !apply)
+      return false;
+    Value source = collapse.getSrc();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    MLIRContext *ctx = size.getContext();
+    AffineMap map = apply.getAffineMap();
+    AffineExpr expected = getAffineConstantExpr(1, ctx);
+    llvm::SmallDenseSet<int64_t> dynamicDims;
+    for (int64_t i : collapse.getReassociationIndices()[d]) {
+      if (sourceType.isDynamicDim(i))
+        dynamicDims.insert(i);
+      else
+        expected = expected * sourceType.getDimSize(i);
+    }
+    if (apply.getMapOperands().size() != dynamicDims.size())
+      return false;
+    for (auto [pos, operand] : llvm::enumerate(apply.getMapOperands())) {
+      auto dim = operand.getDefiningOp<tensor::DimOp>();
+      std::optional<int64_t> index =
+          dim ? dim.getConstantIndex() : std::nullopt;
+      if (!dim || dim.getSource() != source || !index ||
+          !dynamicDims.erase(*index))
+        return false;
+      expected =
+          expected * (pos < map.getNumDims()
+                          ? getAffineDimExpr(pos, ctx)
+                          : getAffineSymbolExpr(pos - map.getNumDims(), ctx));
+    }
+    return simplifyAffineExpr(expected, map.getNumDims(),
+                              map.getNumSymbols()) ==
+           simplifyAffineExpr(map.getResult(0), map.getNumDims(),
+                              map.getNumSymbols());
+  }
+
+  /// A size computed on the host (a batch folded into M: B * S) that equals
+  /// a dimension of a tensor the group reads becomes a tensor.dim of it, so
+  /// the dispatch reads it from its own input.
+  static void
+  readSizeFromGroupInput(OpOperand &size, ArrayRef<Operation *> group,
+                         const llvm::SmallPtrSetImpl<Operation *> &inGroup) {
+    if (size.get().getDefiningOp<tensor::DimOp>())
+      return;
+    for (Operation *op : group)
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        Operation *def = operand.getDefiningOp();
+        // Data the group reads, available where the size is used.
+        if (!type ||
+            (def && (inGroup.contains(def) || isa<tensor::EmptyOp>(def) ||
+                     def->getBlock() != size.getOwner()->getBlock() ||
+                     !def->isBeforeInBlock(size.getOwner()))))
+          continue;
+        for (int64_t d = 0; d < type.getRank(); ++d) {
+          if (!type.isDynamicDim(d))
+            continue;
+          FailureOr<bool> equal =
+              ValueBoundsConstraintSet::areEqual(size.get(), {operand, d});
+          if ((failed(equal) || !*equal) &&
+              !isCollapsedSize(size.get(), operand, d))
+            continue;
+          OpBuilder b(size.getOwner());
+          size.set(
+              tensor::DimOp::create(b, size.getOwner()->getLoc(), operand, d));
+          return;
+        }
+      }
+  }
+
   /// Outlines every GEMM group of `func`; returns how many were formed.
   FailureOr<int> formDispatches(func::FuncOp func) {
     SmallVector<linalg::LinalgOp> roots;
@@ -452,7 +532,9 @@ private:
           continue;
         if (def && isa<arith::ConstantOp, tensor::EmptyOp>(def)) {
           // A dynamic size read from a tensor is read again inside.
-          for (Value size : def->getOperands()) {
+          for (OpOperand &sizeOperand : def->getOpOperands()) {
+            readSizeFromGroupInput(sizeOperand, group, inGroup);
+            Value size = sizeOperand.get();
             auto dim = size.getDefiningOp<tensor::DimOp>();
             if (!dim)
               continue;

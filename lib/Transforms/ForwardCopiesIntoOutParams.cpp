@@ -82,24 +82,38 @@ public:
             reshape->hasOneUse() &&
             static_cast<int64_t>(out.getArgNumber()) >= numInputs.getInt() &&
             cast<MemRefType>(out.getType()).getLayout().isIdentity()) {
-          auto alloc = reshape->getOperand(0).getDefiningOp<memref::AllocOp>();
-          if (alloc && alloc->getBlock() == copy->getBlock()) {
-            OpBuilder builder(alloc);
+          Value source = reshape->getOperand(0);
+          auto alloc = source.getDefiningOp<memref::AllocOp>();
+          // Or the host's choice among bucket kernels over a batch folded
+          // into M ([B * S, N] from the buckets, [B, S, N] returned).
+          auto ifOp = source.getDefiningOp<scf::IfOp>();
+          Operation *producer = alloc ? alloc.getOperation() : ifOp;
+          if (producer && producer->getBlock() == copy->getBlock() &&
+              (alloc || source.hasOneUse())) {
+            OpBuilder builder(producer);
+            auto sourceType = cast<MemRefType>(source.getType());
             Value view;
             if (auto expand = dyn_cast<memref::ExpandShapeOp>(reshape))
               view = memref::CollapseShapeOp::create(
-                  builder, alloc.getLoc(), out,
+                  builder, producer->getLoc(), out,
                   expand.getReassociationIndices());
             else
               view = memref::ExpandShapeOp::create(
-                  builder, alloc.getLoc(), alloc.getType().getShape(), out,
+                  builder, producer->getLoc(), sourceType.getShape(), out,
                   cast<memref::CollapseShapeOp>(reshape)
                       .getReassociationIndices());
-            if (view.getType() == alloc.getType()) {
+            bool fits =
+                view.getType() == sourceType &&
+                (alloc || redirectAllocations(source, view, /*apply=*/false));
+            if (fits) {
               copy.erase();
               reshape->erase();
-              alloc.getResult().replaceAllUsesWith(view);
-              alloc.erase();
+              if (alloc) {
+                alloc.getResult().replaceAllUsesWith(view);
+                alloc.erase();
+              } else {
+                redirectAllocations(source, view, /*apply=*/true);
+              }
               continue;
             }
             view.getDefiningOp()->erase();

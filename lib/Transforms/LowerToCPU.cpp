@@ -19,7 +19,9 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -56,6 +58,38 @@ void addCpuLoweringPasses(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// memref.expand_shape into several run-time sizes of one group (a batch
+/// folded into M expanded back to [B, S, N]) crashes LLVM 22's
+/// expand-strided-metadata; over a row-major source it is a
+/// reinterpret_cast with the row-major strides of the result.
+void rewriteDynamicExpandShapes(ModuleOp module) {
+  SmallVector<memref::ExpandShapeOp> expands;
+  module.walk([&](memref::ExpandShapeOp expand) {
+    if (expand.getSrcType().getLayout().isIdentity() &&
+        expand.getResultType().getLayout().isIdentity() &&
+        expand.getResultType().getNumDynamicDims() > 1)
+      expands.push_back(expand);
+  });
+  for (memref::ExpandShapeOp expand : expands) {
+    OpBuilder b(expand);
+    Location loc = expand.getLoc();
+    SmallVector<OpFoldResult> sizes = expand.getMixedOutputShape();
+    SmallVector<OpFoldResult> strides(sizes.size());
+    OpFoldResult stride = b.getIndexAttr(1);
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride = affine::makeComposedFoldedAffineApply(
+          b, loc, b.getAffineSymbolExpr(0) * b.getAffineSymbolExpr(1),
+          {stride, sizes[d]});
+    }
+    auto cast = memref::ReinterpretCastOp::create(
+        b, loc, expand.getResultType(), expand.getSrc(), b.getIndexAttr(0),
+        sizes, strides);
+    expand.getResult().replaceAllUsesWith(cast.getResult());
+    expand.erase();
+  }
+}
+
 class LowerToCPUPass
     : public vibegemm::impl::VibeGemmLowerToCPUPassBase<LowerToCPUPass> {
 public:
@@ -65,10 +99,14 @@ public:
     ModuleOp module = getOperation();
     for (func::FuncOp dispatch : getDispatches(module))
       markScriptBufferizedBoundary(dispatch);
-    OpPassManager pm(ModuleOp::getOperationName());
-    addModuleBufferizationPasses(pm);
-    addCpuLoweringPasses(pm);
-    if (failed(runPipeline(pm, module)))
+    OpPassManager bufferize(ModuleOp::getOperationName());
+    addModuleBufferizationPasses(bufferize);
+    if (failed(runPipeline(bufferize, module)))
+      return signalPassFailure();
+    rewriteDynamicExpandShapes(module);
+    OpPassManager lower(ModuleOp::getOperationName());
+    addCpuLoweringPasses(lower);
+    if (failed(runPipeline(lower, module)))
       signalPassFailure();
   }
 };

@@ -12,6 +12,7 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
@@ -71,7 +72,7 @@ Value vibegemm::emptyLike(OpBuilder &builder, Location loc, Value like,
 bool vibegemm::isUnsupportedDynamicShape(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   return shaped &&
-         (!shaped.hasRank() || shaped.getNumDynamicDims() > 1 ||
+         (!shaped.hasRank() || shaped.getNumDynamicDims() > 2 ||
           (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1)));
 }
 
@@ -79,16 +80,15 @@ InFlightDiagnostic vibegemm::emitUnsupportedDynamicShapeError(Location loc,
                                                               Type type) {
   auto shaped = cast<ShapedType>(type);
   InFlightDiagnostic diag =
-      emitError(loc, "dynamic shapes are supported in one leading dimension "
-                     "only (the token count M); ")
+      emitError(loc, "dynamic shapes are supported in leading dimensions "
+                     "only (a batch and the token count M); ")
       << type;
   if (!shaped.hasRank())
     return std::move(diag << " is unranked");
   if (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1))
     return std::move(diag << " has a dynamic innermost dimension");
   return std::move(diag << " has " << shaped.getNumDynamicDims()
-                        << " dynamic dimensions (a dynamic batch is not "
-                           "supported yet)");
+                        << " dynamic dimensions (at most two)");
 }
 
 FailureOr<linalg::GenericOp> vibegemm::asGeneric(RewriterBase &rewriter,
@@ -107,9 +107,10 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Only one leading dimension (a GEMM's M) may be dynamic: the rest is
-    // refused here, at the value; vibegemm-bucket-dispatches checks that
-    // it is M.
+    // Up to two leading dimensions (a batch and the token count, which
+    // normalization folds into one M where the weight is shared) may be
+    // dynamic: the rest is refused here, at the value;
+    // vibegemm-bucket-dispatches checks that each GEMM's dynamic size is M.
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!isPreparedFunction(func))
         continue;
@@ -161,6 +162,10 @@ public:
     pm.addPass(createVibeGemmNormalizeContractionsPass());
     cleanUp();
     pm.addPass(createVibeGemmFuseProducersPass());
+    // A batch folded into M leaves tensor.dims of its reshapes, uses that
+    // would keep epilogues out of the GEMM's dispatch; they fold to the
+    // sizes the reshapes were built from.
+    pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
     cleanUp();
     // Last: CSE would merge the empties and fills it gives each op.
     pm.addPass(createVibeGemmUntieEpiloguesPass());

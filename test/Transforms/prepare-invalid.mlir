@@ -1,8 +1,9 @@
 // RUN: vibegemm-opt %s --vibegemm-prepare --split-input-file --verify-diagnostics
 
 // A dynamic innermost dimension is refused before any rewrite, at the
-// value; only leading dimensions (the token count M) may be dynamic.
-// expected-error @+1 {{dynamic shapes are supported in one leading dimension only (the token count M); 'tensor<64x?xf32>' has a dynamic innermost dimension}}
+// value; only leading dimensions (a batch and the token count M) may be
+// dynamic.
+// expected-error @+1 {{dynamic shapes are supported in leading dimensions only (a batch and the token count M); 'tensor<64x?xf32>' has a dynamic innermost dimension}}
 func.func @dynamic(%a: tensor<64x?xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>
@@ -17,6 +18,14 @@ func.func @dynamic_result(%a: tensor<64x64xf32>, %n: index) -> tensor<64x?xf32> 
   // expected-error @+1 {{has a dynamic innermost dimension}}
   %e = tensor.empty(%n) : tensor<64x?xf32>
   return %e : tensor<64x?xf32>
+}
+
+// -----
+
+// Three dynamic dimensions: at most a batch and the token count.
+// expected-error @+1 {{'tensor<?x?x?x64xf32>' has 3 dynamic dimensions (at most two)}}
+func.func @three_dynamic(%a: tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32> {
+  return %a : tensor<?x?x?x64xf32>
 }
 
 // -----

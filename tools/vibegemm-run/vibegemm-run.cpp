@@ -207,8 +207,11 @@ int main(int argc, char **argv) {
         return 2;
       }
       llvm::outs() << planPath << ": valid";
-      for (const auto &[name, value] : run)
-        llvm::outs() << " at " << name << "=" << value;
+      const char *separator = " at ";
+      for (const auto &[name, value] : run) {
+        llvm::outs() << separator << name << "=" << value;
+        separator = " ";
+      }
       llvm::outs() << " (" << plan->launches.size() << " launches, "
                    << plan->buffers.size() << " buffers)\n";
     }

@@ -7,6 +7,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
+#include <tuple>
+
 using namespace mlir::vibegemm::runtime;
 
 namespace {
@@ -372,6 +374,50 @@ TEST_F(PlanTest, AllocatesOnlyTheBoundBucketsScratch) {
     EXPECT_EQ(plan->find("ws0") != nullptr, allocated) << "M = " << m;
     EXPECT_NE(plan->find("arg0"), nullptr) << "M = " << m;
   }
+}
+
+TEST_F(PlanTest, DerivesSizesFromTheGivenOnes) {
+  // A batch folded into M: the plan takes B and S, its buckets choose on
+  // M = B * S.
+  std::string text = bucketedPlan();
+  auto swap = [&](std::string from, std::string to) {
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  swap("\"sizes\": {\"M\": {\"min\": 1, \"max\": 4096}},",
+       "\"sizes\": {\"B\": {\"min\": 1, \"max\": 64}, \"S\": {\"min\": 1, "
+       "\"max\": 64}}, \"derived\": {\"M\": \"B * S\"},");
+  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
+  ASSERT_TRUE(static_cast<bool>(doc));
+  for (auto [b, s, block] : {std::tuple<int64_t, int64_t, unsigned>{1, 16, 32},
+                             {4, 4, 32},
+                             {3, 6, 64},
+                             {64, 64, 64}}) {
+    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, {{"B", b}, {"S", s}});
+    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+    EXPECT_EQ(plan->sizes.at("M"), b * s);
+    ASSERT_EQ(plan->launches.size(), 1u);
+    EXPECT_EQ(plan->launches[0].block[0], block) << b << " x " << s;
+  }
+  auto expectError = [&](const std::string &plan, const SizeBindings &sizes,
+                         llvm::StringRef message) {
+    llvm::Expected<llvm::json::Value> bad = llvm::json::parse(plan);
+    ASSERT_TRUE(static_cast<bool>(bad));
+    llvm::Expected<Plan> parsed = parsePlan(*bad, planPath, sizes);
+    ASSERT_FALSE(static_cast<bool>(parsed)) << "accepted: " << message.str();
+    std::string error = llvm::toString(parsed.takeError());
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  };
+  std::string unknown = text;
+  unknown.replace(unknown.find("B * S"), 5, "B * Q");
+  expectError(unknown, {{"B", 2}, {"S", 2}},
+              "derived.M: in 'B * Q' at column 5: unknown size 'Q'");
+  std::string twice = text;
+  twice.replace(twice.find("\"M\": \"B * S\""), 12, "\"S\": \"B * 2\"");
+  expectError(twice, {{"B", 2}, {"S", 2}},
+              "derived.S: 'S' is already a given run-time size");
+  expectError(text, {{"M", 4}}, "the plan has no run-time size 'M'");
 }
 
 TEST_F(PlanTest, RefusesBadWhens) {

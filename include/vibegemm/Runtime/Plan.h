@@ -62,6 +62,9 @@ struct PlanBuffer {
 /// the CUDA driver's values.
 struct PlanTensorMap {
   std::vector<int64_t> box; // outermost first, like the buffer's shape
+  /// The row-major view the map covers, when it is not the buffer's own
+  /// shape (a batch folded into M: [B * S, K] over a [B, S, K] buffer).
+  std::vector<int64_t> shape;
   int swizzle = 0, l2Promotion = 0, oobFill = 0, interleave = 0;
 };
 

@@ -43,8 +43,8 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
 Value emptyLike(OpBuilder &builder, Location loc, Value like, Type elementType);
 
 /// Whether `type` has dynamic sizes vibegemm does not compile: unranked,
-/// a dynamic innermost dimension, or more than one dynamic dimension (only
-/// a leading one, the token count M, may be dynamic).
+/// a dynamic innermost dimension, or more than two dynamic dimensions (a
+/// batch and the token count M, leading, may be dynamic).
 bool isUnsupportedDynamicShape(Type type);
 
 /// The refusal of such a type, saying which of the three it is.
