@@ -613,8 +613,11 @@ private:
     if (!declared || declared->empty())
       return setError("a version 2 plan needs \"sizes\", its run-time "
                       "sizes ({\"M\": {\"min\": 1, \"max\": 4096}})");
+    // A derived size may be bound too (a runner passes a plan's sizes on
+    // to its reference plan); it must then agree.
+    const json::Object *derivedSizes = root.getObject("derived");
     for (const auto &[name, range] : bound)
-      if (!declared->get(name))
+      if (!declared->get(name) && !(derivedSizes && derivedSizes->get(name)))
         return setError("the plan has no run-time size '" + name + "'; --dim " +
                         name + " does not apply");
     for (const auto &[key, value] : *declared) {
@@ -659,6 +662,11 @@ private:
           return setError(llvm::formatv("{0}: '{1}' is {2}, not a positive "
                                         "size",
                                         where, *text, *size));
+        if (auto given = bound.find(name);
+            given != bound.end() && given->second != *size)
+          return setError(llvm::formatv("--dim {0}={1} disagrees with the "
+                                        "plan's {0} = {2} = {3}",
+                                        name, given->second, *text, *size));
         plan.sizes[name] = *size;
       }
     }

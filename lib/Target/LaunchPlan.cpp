@@ -458,7 +458,9 @@ private:
       if (auto cast = dyn_cast<memref::CastOp>(op)) {
         auto it = names.find(cast.getSource());
         if (it != names.end()) {
-          names[cast.getResult()] = it->second;
+          // Copied first: inserting may move the map's entries.
+          std::string name = it->second;
+          names[cast.getResult()] = name;
           addViewDims(cast);
           continue;
         }
@@ -474,7 +476,8 @@ private:
         auto type = cast<MemRefType>(op.getResult(0).getType());
         auto it = names.find(op.getOperand(0));
         if (it != names.end() && type.getLayout().isIdentity()) {
-          names[op.getResult(0)] = it->second;
+          std::string name = it->second;
+          names[op.getResult(0)] = name;
           addViewDims(&op);
           continue;
         }
@@ -518,7 +521,8 @@ private:
           if (it == names.end())
             return emitError(call.getLoc(),
                              "call operand is not a known buffer");
-          names[arg] = it->second;
+          std::string name = it->second;
+          names[arg] = name;
           // Copied first: inserting may move the map's entries.
           if (auto dims = dimsOf.find(operand); dims != dimsOf.end()) {
             SmallVector<std::string> copy = dims->second;

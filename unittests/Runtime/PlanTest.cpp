@@ -417,7 +417,15 @@ TEST_F(PlanTest, DerivesSizesFromTheGivenOnes) {
   twice.replace(twice.find("\"M\": \"B * S\""), 12, "\"S\": \"B * 2\"");
   expectError(twice, {{"B", 2}, {"S", 2}},
               "derived.S: 'S' is already a given run-time size");
-  expectError(text, {{"M", 4}}, "the plan has no run-time size 'M'");
+  expectError(text, {{"M", 4}},
+              "the plan has the run-time size 'B' (1..64); give it with "
+              "--dim B=N");
+  // A reference plan is read with its main plan's sizes, the derived ones
+  // included: they must agree.
+  EXPECT_TRUE(static_cast<bool>(
+      parsePlan(*doc, planPath, {{"B", 3}, {"S", 6}, {"M", 18}})));
+  expectError(text, {{"B", 3}, {"S", 6}, {"M", 17}},
+              "--dim M=17 disagrees with the plan's M = B * S = 18");
 }
 
 TEST_F(PlanTest, RefusesBadWhens) {
