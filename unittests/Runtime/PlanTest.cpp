@@ -37,6 +37,17 @@ protected:
     return parsePlan(*doc, planPath);
   }
 
+  /// `text` read for `sizes` is refused with an error containing `message`.
+  void expectError(const std::string &text, const SizeBindings &sizes,
+                   llvm::StringRef message) {
+    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
+    ASSERT_TRUE(static_cast<bool>(doc));
+    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, sizes);
+    ASSERT_FALSE(static_cast<bool>(plan)) << "accepted: " << message.str();
+    std::string error = llvm::toString(plan.takeError());
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  }
+
   llvm::SmallString<128> dir;
   std::string planPath;
 };
@@ -281,17 +292,10 @@ TEST_F(PlanTest, ReadsAVersion2PlanForItsSizes) {
 }
 
 TEST_F(PlanTest, RefusesVersion2PlansWithBadSizes) {
-  llvm::Expected<llvm::json::Value> doc = llvm::json::parse(dynamicPlan());
-  ASSERT_TRUE(static_cast<bool>(doc));
   auto expectError = [&](const SizeBindings &sizes, llvm::StringRef message,
                          llvm::StringRef text = "") {
-    llvm::Expected<llvm::json::Value> other =
-        text.empty() ? llvm::json::Value(*doc) : llvm::json::parse(text);
-    ASSERT_TRUE(static_cast<bool>(other));
-    llvm::Expected<Plan> plan = parsePlan(*other, planPath, sizes);
-    ASSERT_FALSE(static_cast<bool>(plan)) << "accepted: " << message.str();
-    std::string error = llvm::toString(plan.takeError());
-    EXPECT_NE(error.find(message), std::string::npos) << error;
+    this->expectError(text.empty() ? dynamicPlan() : text.str(), sizes,
+                      message);
   };
   expectError({},
               "has the run-time size 'M' (1..4096); give it with --dim M=N");
@@ -400,15 +404,6 @@ TEST_F(PlanTest, DerivesSizesFromTheGivenOnes) {
     ASSERT_EQ(plan->launches.size(), 1u);
     EXPECT_EQ(plan->launches[0].block[0], block) << b << " x " << s;
   }
-  auto expectError = [&](const std::string &plan, const SizeBindings &sizes,
-                         llvm::StringRef message) {
-    llvm::Expected<llvm::json::Value> bad = llvm::json::parse(plan);
-    ASSERT_TRUE(static_cast<bool>(bad));
-    llvm::Expected<Plan> parsed = parsePlan(*bad, planPath, sizes);
-    ASSERT_FALSE(static_cast<bool>(parsed)) << "accepted: " << message.str();
-    std::string error = llvm::toString(parsed.takeError());
-    EXPECT_NE(error.find(message), std::string::npos) << error;
-  };
   std::string unknown = text;
   unknown.replace(unknown.find("B * S"), 5, "B * Q");
   expectError(unknown, {{"B", 2}, {"S", 2}},
@@ -429,15 +424,6 @@ TEST_F(PlanTest, DerivesSizesFromTheGivenOnes) {
 }
 
 TEST_F(PlanTest, RefusesBadWhens) {
-  auto expectError = [&](const std::string &text, const SizeBindings &sizes,
-                         llvm::StringRef message) {
-    llvm::Expected<llvm::json::Value> doc = llvm::json::parse(text);
-    ASSERT_TRUE(static_cast<bool>(doc));
-    llvm::Expected<Plan> plan = parsePlan(*doc, planPath, sizes);
-    ASSERT_FALSE(static_cast<bool>(plan)) << "accepted: " << message.str();
-    std::string error = llvm::toString(plan.takeError());
-    EXPECT_NE(error.find(message), std::string::npos) << error;
-  };
   expectError(bucketedPlan("{\"N\": {\"min\": 1, \"max\": 16}}"), {{"M", 4}},
               "launches[0].when.N: the plan has no run-time size 'N'");
   expectError(bucketedPlan("{\"M\": {\"min\": 16, \"max\": 1}}"), {{"M", 4}},
