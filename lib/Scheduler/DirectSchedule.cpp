@@ -24,8 +24,8 @@ transform::NamedSequenceOp schedule::buildDirectSchedule(
   int64_t bdx = t.blockN / t.threadN, bdy = t.blockM / t.threadM;
   // Softmax blocks of up to 32 rows, one per thread; the count divides M,
   // since a ragged last block would give the decomposed softmax's row
-  // buffers a dynamic size.
-  int64_t softmaxRows = 32;
+  // buffers a dynamic size. A run-time M takes one row per block.
+  int64_t softmaxRows = problem.mRange ? 1 : 32;
   while (problem.m % softmaxRows)
     softmaxRows /= 2;
   FusionPlan plan = planFusion(problem, ops);

@@ -116,16 +116,6 @@ private:
     if (!dims->batch.empty() && isDyn(dims->batch[0]))
       return root->emitError("a dynamic batch is not supported yet; only "
                              "M may be dynamic");
-    // Its reference kernels (what checks it) need a static row count.
-    WalkResult softmax = dispatch.walk([](Operation *op) {
-      auto role = op->getAttrOfType<StringAttr>(kRoleAttr);
-      return role && role.getValue() == "softmax" ? WalkResult::interrupt()
-                                                  : WalkResult::advance();
-    });
-    if (softmax.wasInterrupted())
-      return root->emitError("a softmax after a GEMM over a dynamic M is not "
-                             "supported yet: its reference kernels need a "
-                             "static M");
     if (!isDyn(dims->m[0]))
       return dispatch.emitError("this dispatch has a dynamic size, but its "
                                 "GEMM's M is static; only M may be dynamic");

@@ -35,19 +35,3 @@ func.func @dynamic_batch(%a: tensor<?x8x64xf32>, %b: tensor<?x64x32xf32>) -> ten
          outs(%f : tensor<?x8x32xf32>) -> tensor<?x8x32xf32>
   return %r : tensor<?x8x32xf32>
 }
-
-// -----
-
-// A softmax after the GEMM: its reference kernels need a static M.
-func.func @softmax(%q: tensor<?x64xf32>, %k: tensor<64x128xf32>) -> tensor<?x128xf32> {
-  %c0 = arith.constant 0 : index
-  %m = tensor.dim %q, %c0 : tensor<?x64xf32>
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty(%m) : tensor<?x128xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x128xf32>) -> tensor<?x128xf32>
-  // expected-error @+1 {{a softmax after a GEMM over a dynamic M is not supported yet}}
-  %s = linalg.matmul ins(%q, %k : tensor<?x64xf32>, tensor<64x128xf32>) outs(%f : tensor<?x128xf32>) -> tensor<?x128xf32>
-  %e2 = tensor.empty(%m) : tensor<?x128xf32>
-  %p = linalg.softmax dimension(1) ins(%s : tensor<?x128xf32>) outs(%e2 : tensor<?x128xf32>) -> tensor<?x128xf32>
-  return %p : tensor<?x128xf32>
-}
