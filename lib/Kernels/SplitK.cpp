@@ -1,5 +1,4 @@
-//===- SplitK.cpp - split-K over dynamic parallel sizes
-//--------------------===//
+//===- SplitK.cpp - Split-K over run-time parallel sizes -----------------===//
 //
 // Upstream's linalg::splitReduction builds the partial results' tensor.empty
 // from static loop ranges only: a GEMM over a run-time M gets a

@@ -111,20 +111,16 @@ void buildSplitK(ImplicitLocOpBuilder &b, Value func, const KernelTiling &t,
                  ArrayRef<OpFoldResult> blockTile, int64_t problemN,
                  bool dynamicM) {
   MLIRContext *ctx = b.getContext();
-  // Upstream's split leaves a run-time M out of the partials' tensor.empty.
-  Value fill, partialGemm, combining;
-  if (dynamicM) {
-    auto split = transform::SplitKOp::create(b, roles["root"], t.splitK);
-    fill = split.getFillOp();
-    partialGemm = split.getSplitLinalgOp();
-    combining = split.getCombiningLinalgOp();
-  } else {
-    auto split = transform::SplitReductionOp::create(
-        b, roles["root"], t.splitK, /*insertSplitDimension=*/0);
-    fill = split.getFillOp();
-    partialGemm = split.getSplitLinalgOp();
-    combining = split.getCombiningLinalgOp();
-  }
+  // Upstream's split leaves a run-time M out of the partials' tensor.empty;
+  // both ops return (init, fill, partial op, combining op).
+  Operation *split =
+      dynamicM ? transform::SplitKOp::create(b, roles["root"], t.splitK)
+                     .getOperation()
+               : transform::SplitReductionOp::create(b, roles["root"], t.splitK,
+                                                     /*insertSplitDimension=*/0)
+                     .getOperation();
+  Value fill = split->getResult(1), partialGemm = split->getResult(2),
+        combining = split->getResult(3);
   transform::AnnotateOp::create(b, partialGemm, kSplitKMarker,
                                 /*param=*/Value());
   SmallVector<OpFoldResult> splitTile = {b.getI64IntegerAttr(1)};

@@ -3,8 +3,9 @@
 // Walks a lowered function in program order: allocations become scratch or
 // temp buffers, gpu.launch_func ops become launches, calls to dispatches
 // are followed with their arguments renamed. A function over a dynamic M
-// gives a version 2 plan: host values become expressions of "M", and the
-// host's choice among bucket kernels (scf.if on M) a "when" per launch.
+// gives a version 2 plan: host values become expressions of "M" (or of "B"
+// and "S" when a batch is folded into M, M then derived), and the host's
+// choice among bucket kernels (scf.if on M) a "when" per launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,33 +27,9 @@
 using namespace mlir;
 using namespace mlir::vibegemm;
 
-std::string vibegemm::planDtype(Type type) {
-  if (type.isF32())
-    return "f32";
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF64())
-    return "f64";
-  if (type.isInteger(64) || type.isIndex())
-    return "i64";
-  if (type.isInteger(32))
-    return "i32";
-  if (type.isInteger(8))
-    return "i8";
-  if (isa<Float8E4M3FNType>(type))
-    return "f8e4m3fn";
-  if (isa<Float8E5M2Type>(type))
-    return "f8e5m2";
-  return "unknown";
-}
-
 namespace {
 
-/// Every dynamic size in a plan is the token count: dispatch formation and
-/// vibegemm-bucket-dispatches refuse any other.
-constexpr llvm::StringLiteral kSizeName = "M";
+constexpr llvm::StringLiteral kSizeName = kPlanSizeName;
 
 /// A range of M, both ends included.
 struct MRange {
@@ -223,19 +200,32 @@ private:
     return dims;
   }
 
-  /// The expressions of a host view's dimensions (a cast or reshape of a
-  /// plan buffer), from its source's.
-  void addViewDims(Operation *op) {
+  /// `to` holds the sizes `from` holds. Copied before inserting, which
+  /// may move the map's entries.
+  void copyDims(Value to, Value from) {
+    auto it = dimsOf.find(from);
+    if (it == dimsOf.end())
+      return;
+    SmallVector<std::string> dims = it->second;
+    dimsOf[to] = std::move(dims);
+  }
+
+  /// `to` is `from`'s plan buffer seen through another value (a cast, a
+  /// reshape, a dispatch's argument), with its sizes unless asked not to.
+  void alias(Value to, Value from, bool withDims = true) {
+    std::string name = names.lookup(from);
+    names[to] = std::move(name);
+    if (withDims)
+      copyDims(to, from);
+  }
+
+  /// The expressions of a reshape's dimensions, from its source's.
+  void addReshapeDims(Operation *op) {
     Value source = op->getOperand(0), result = op->getResult(0);
     auto it = dimsOf.find(source);
     if (it == dimsOf.end())
       return;
     SmallVector<std::string> from = it->second;
-    auto type = cast<MemRefType>(result.getType());
-    if (isa<memref::CastOp>(op)) {
-      dimsOf[result] = from;
-      return;
-    }
     SmallVector<std::string> dims;
     if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op)) {
       for (const ReassociationIndices &group :
@@ -257,7 +247,8 @@ private:
         dims.push_back(*e);
       }
     }
-    if (dims.size() == static_cast<size_t>(type.getRank()))
+    if (dims.size() ==
+        static_cast<size_t>(cast<MemRefType>(result.getType()).getRank()))
       dimsOf[result] = dims;
   }
 
@@ -304,7 +295,8 @@ private:
       if (!type.isDynamicDim(*index))
         return std::to_string(type.getDimSize(*index));
       auto it = dimsOf.find(dim.getSource());
-      if (it == dimsOf.end() || *index >= it->second.size())
+      // Every buffer value's dimensions are recorded, one per dimension.
+      if (it == dimsOf.end())
         return std::nullopt;
       return it->second[*index];
     }
@@ -437,10 +429,7 @@ private:
     // Whichever branch runs, a result's sizes are the first's.
     for (auto [result, value] :
          llvm::zip(ifOp.getResults(), ifOp.thenYield().getOperands()))
-      if (auto dims = dimsOf.find(value); dims != dimsOf.end()) {
-        SmallVector<std::string> copy = dims->second;
-        dimsOf[result] = std::move(copy);
-      }
+      copyDims(result, value);
     return success();
   }
 
@@ -456,12 +445,8 @@ private:
     for (Operation &op : block) {
       // A cast between static and dynamic shapes of one buffer.
       if (auto cast = dyn_cast<memref::CastOp>(op)) {
-        auto it = names.find(cast.getSource());
-        if (it != names.end()) {
-          // Copied first: inserting may move the map's entries.
-          std::string name = it->second;
-          names[cast.getResult()] = name;
-          addViewDims(cast);
+        if (names.count(cast.getSource())) {
+          alias(cast.getResult(), cast.getSource());
           continue;
         }
       }
@@ -474,11 +459,9 @@ private:
       // [split, K / split]) is the same buffer to a kernel taking pointers.
       if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op)) {
         auto type = cast<MemRefType>(op.getResult(0).getType());
-        auto it = names.find(op.getOperand(0));
-        if (it != names.end() && type.getLayout().isIdentity()) {
-          std::string name = it->second;
-          names[op.getResult(0)] = name;
-          addViewDims(&op);
+        if (names.count(op.getOperand(0)) && type.getLayout().isIdentity()) {
+          alias(op.getResult(0), op.getOperand(0), /*withDims=*/false);
+          addReshapeDims(&op);
           continue;
         }
       }
@@ -517,17 +500,10 @@ private:
             exprs[arg] = *e;
             continue;
           }
-          auto it = names.find(operand);
-          if (it == names.end())
+          if (!names.count(operand))
             return emitError(call.getLoc(),
                              "call operand is not a known buffer");
-          std::string name = it->second;
-          names[arg] = name;
-          // Copied first: inserting may move the map's entries.
-          if (auto dims = dimsOf.find(operand); dims != dimsOf.end()) {
-            SmallVector<std::string> copy = dims->second;
-            dimsOf[arg] = std::move(copy);
-          }
+          alias(arg, operand);
         }
         if (failed(walk(callee)))
           return failure();
@@ -767,62 +743,4 @@ FailureOr<llvm::json::Object>
 vibegemm::buildLaunchPlan(func::FuncOp func, StringRef target,
                           const PtxFileNamer &ptxFileFor) {
   return PlanBuilder(target, ptxFileFor).build(func);
-}
-
-/// Buffer name of a dispatch argument in launch plans ("arg<i>").
-static std::optional<std::string> planArgName(func::FuncOp dispatch, Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || arg.getOwner() != &dispatch.front())
-    return std::nullopt;
-  return "arg" + std::to_string(arg.getArgNumber());
-}
-
-std::optional<llvm::json::Object> vibegemm::describeGemm(func::FuncOp dispatch,
-                                                         const GemmProblem &p,
-                                                         bool &plain) {
-  plain = false;
-  linalg::LinalgOp root = vibegemm::getDispatchRoot(dispatch);
-  if (!root || root.getNumDpsInputs() != 2 || dispatch.getNumResults() != 1)
-    return std::nullopt;
-  std::optional<std::string> a =
-      planArgName(dispatch, root.getDpsInputOperand(0)->get());
-  std::optional<std::string> b =
-      planArgName(dispatch, root.getDpsInputOperand(1)->get());
-  auto result = dyn_cast<RankedTensorType>(dispatch.getResultTypes()[0]);
-  if (!a || !b || !result)
-    return std::nullopt;
-  // A dynamic result has M rows whatever M is: only its other sizes count.
-  int64_t staticElements = 1;
-  for (int64_t size : result.getShape())
-    if (!ShapedType::isDynamic(size))
-      staticElements *= size;
-  if (staticElements * (p.mRange ? p.m : 1) != p.batch * p.m * p.n)
-    return std::nullopt;
-  auto ret = cast<func::ReturnOp>(dispatch.front().getTerminator());
-  auto fill = root.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-  plain = p.epilogueOps == 0 && !p.hasSoftmax &&
-          ret.getOperand(0) == root->getResult(0) && fill &&
-          (matchPattern(fill.value(), m_AnyZeroFloat()) ||
-           matchPattern(fill.value(), m_Zero()));
-  return llvm::json::Object{{"batch", p.batch},
-                            {"m", gemmM(p)},
-                            {"n", p.n},
-                            {"k", p.k},
-                            {"a", *a},
-                            {"b", *b},
-                            {"c", "res0"},
-                            {"transpose_a", p.transposeA},
-                            {"transpose_b", p.transposeB}};
-}
-
-llvm::json::Value vibegemm::gemmM(const GemmProblem &p) {
-  if (p.mRange)
-    return kSizeName;
-  return p.m;
-}
-
-llvm::json::Value vibegemm::planFlops(const GemmProblem &p) {
-  if (!p.mRange)
-    return p.flops();
-  return llvm::formatv("2 * {0} * M * {1} * {2}", p.batch, p.n, p.k).str();
 }

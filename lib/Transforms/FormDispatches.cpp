@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -257,7 +256,7 @@ private:
   /// Whether `size` is dimension `d` of `collapsed`, a tensor.collapse_shape,
   /// written as the product of its source's sizes (what canonicalization
   /// makes of tensor.dim of a collapse: affine.apply s0 * s1 of two
-  /// tensor.dims, value bounds do not see through collapses).
+  /// tensor.dims; value bounds do not see through collapses).
   static bool isCollapsedSize(Value size, Value collapsed, int64_t d) {
     auto collapse = collapsed.getDefiningOp<tensor::CollapseShapeOp>();
     auto apply = size.getDefiningOp<affine::AffineApplyOp>();
@@ -295,9 +294,9 @@ private:
                               map.getNumSymbols());
   }
 
-  /// A size computed on the host (a batch folded into M: B * S) that equals
-  /// a dimension of a tensor the group reads becomes a tensor.dim of it, so
-  /// the dispatch reads it from its own input.
+  /// A size computed on the host (a batch folded into M: B * S) that is a
+  /// dimension of a collapsed tensor the group reads becomes a tensor.dim
+  /// of it, so the dispatch reads it from its own input.
   static void
   readSizeFromGroupInput(OpOperand &size, ArrayRef<Operation *> group,
                          const llvm::SmallPtrSetImpl<Operation *> &inGroup) {
@@ -314,12 +313,7 @@ private:
                      !def->isBeforeInBlock(size.getOwner()))))
           continue;
         for (int64_t d = 0; d < type.getRank(); ++d) {
-          if (!type.isDynamicDim(d))
-            continue;
-          FailureOr<bool> equal =
-              ValueBoundsConstraintSet::areEqual(size.get(), {operand, d});
-          if ((failed(equal) || !*equal) &&
-              !isCollapsedSize(size.get(), operand, d))
+          if (!type.isDynamicDim(d) || !isCollapsedSize(size.get(), operand, d))
             continue;
           OpBuilder b(size.getOwner());
           size.set(

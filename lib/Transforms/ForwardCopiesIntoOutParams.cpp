@@ -82,14 +82,12 @@ public:
             reshape->hasOneUse() &&
             static_cast<int64_t>(out.getArgNumber()) >= numInputs.getInt() &&
             cast<MemRefType>(out.getType()).getLayout().isIdentity()) {
+          // The allocation, or the host's choice among bucket kernels over
+          // a batch folded into M ([B * S, N] from each bucket).
           Value source = reshape->getOperand(0);
-          auto alloc = source.getDefiningOp<memref::AllocOp>();
-          // Or the host's choice among bucket kernels over a batch folded
-          // into M ([B * S, N] from the buckets, [B, S, N] returned).
-          auto ifOp = source.getDefiningOp<scf::IfOp>();
-          Operation *producer = alloc ? alloc.getOperation() : ifOp;
-          if (producer && producer->getBlock() == copy->getBlock() &&
-              (alloc || source.hasOneUse())) {
+          Operation *producer = source.getDefiningOp();
+          if (isa_and_nonnull<memref::AllocOp, scf::IfOp>(producer) &&
+              producer->getBlock() == copy->getBlock()) {
             OpBuilder builder(producer);
             auto sourceType = cast<MemRefType>(source.getType());
             Value view;
@@ -102,18 +100,11 @@ public:
                   builder, producer->getLoc(), sourceType.getShape(), out,
                   cast<memref::CollapseShapeOp>(reshape)
                       .getReassociationIndices());
-            bool fits =
-                view.getType() == sourceType &&
-                (alloc || redirectAllocations(source, view, /*apply=*/false));
-            if (fits) {
+            if (view.getType() == sourceType &&
+                redirectAllocations(source, view, /*apply=*/false)) {
               copy.erase();
               reshape->erase();
-              if (alloc) {
-                alloc.getResult().replaceAllUsesWith(view);
-                alloc.erase();
-              } else {
-                redirectAllocations(source, view, /*apply=*/true);
-              }
+              redirectAllocations(source, view, /*apply=*/true);
               continue;
             }
             view.getDefiningOp()->erase();

@@ -21,6 +21,10 @@
 
 namespace mlir::vibegemm {
 
+/// The run-time size buckets choose on: the token count M (given, or
+/// derived from B and S when a batch is folded into it).
+constexpr llvm::StringLiteral kPlanSizeName = "M";
+
 /// Maps a kernel module (gpu.binary) name to the PTX file name a plan uses.
 using PtxFileNamer = std::function<std::string(llvm::StringRef moduleName)>;
 
