@@ -150,7 +150,16 @@ std::string vibegemm::computeSignature(func::FuncOp dispatch) {
     for (Type type : dispatch.getFunctionType().getResults())
       if (auto shaped = dyn_cast<ShapedType>(type)) {
         os << "_";
-        llvm::interleave(shaped.getShape(), os, "x");
+        // A run-time size is `?` ("generic_?x1f32").
+        llvm::interleave(
+            shaped.getShape(), os,
+            [&](int64_t size) {
+              if (ShapedType::isDynamic(size))
+                os << "?";
+              else
+                os << size;
+            },
+            "x");
         os << typeName(shaped.getElementType());
       }
   } else if (FailureOr<GemmProblem> p = getGemmProblem(dispatch);

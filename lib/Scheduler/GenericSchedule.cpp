@@ -27,15 +27,24 @@ linalg::LinalgOp findGenericOp(func::FuncOp dispatch) {
 
 constexpr int64_t kMaxThreads = 256;
 constexpr int64_t kMaxGridYZ = 65535;
+/// Rows of a run-time size per block along grid y or z: enough that the
+/// largest size served (kMaxDynamicM) stays within the grid's limit.
+constexpr int64_t kRuntimeRowsPerBlock =
+    (kMaxDynamicM + kMaxGridYZ - 1) / kMaxGridYZ;
 /// Threads of a split reduction's partial kernel enough to keep the loads
 /// of an H100/H200's 132 SMs in flight: more lengthen the combining
 /// kernel's serial sum (one thread a row). BERT's 512 row sums of 768 on an
 /// H100: split 32 ways 10.6 + 8.8 us, 64 ways 7.9 + 13.8 us.
 constexpr int64_t kFillThreads = 132 * 64;
 
+/// `values` comma-separated, a run-time size as `?`.
 std::string joinInts(ArrayRef<int64_t> values) {
   return llvm::join(llvm::map_range(values,
-                                    [](int64_t v) { return std::to_string(v); }),
+                                    [](int64_t v) {
+                                      return ShapedType::isDynamic(v)
+                                                 ? std::string("?")
+                                                 : std::to_string(v);
+                                    }),
                     ", ");
 }
 
@@ -51,17 +60,24 @@ GenericTiling tileOutputLoops(ArrayRef<int64_t> ranges,
         dim && iters[dim.getPosition()] == utils::IteratorType::parallel)
       outer.push_back(dim.getPosition());
   GenericTiling t;
+  t.runtimeGrid = llvm::any_of(ranges, ShapedType::isDynamic);
   t.blockTiles.assign(ranges.size(), 0);
   t.threadTiles.assign(ranges.size(), 0);
   SmallVector<int> dimOfLoop(ranges.size(), -1);
   for (auto [i, loop] : llvm::enumerate(outer)) {
+    // A run-time size takes whole blocks of threads (the last ragged) along
+    // x, and rows enough to stay within the grid along y and z.
+    bool runtime = ShapedType::isDynamic(ranges[loop]);
     if (i == 0) {
-      t.threads = std::min(ranges[loop], kMaxThreads);
+      t.threads = runtime ? kMaxThreads : std::min(ranges[loop], kMaxThreads);
       t.blockTiles[loop] = t.threads;
       t.threadTiles[loop] = 1;
+      t.raggedThreads = runtime;
     } else if (i < 3) {
       t.blockTiles[loop] =
-          std::max<int64_t>(1, llvm::divideCeil(ranges[loop], kMaxGridYZ));
+          runtime ? kRuntimeRowsPerBlock
+                  : std::max<int64_t>(
+                        1, llvm::divideCeil(ranges[loop], kMaxGridYZ));
     } else {
       break;
     }
@@ -79,6 +95,9 @@ GenericTiling tileOutputLoops(ArrayRef<int64_t> ranges,
 int64_t chooseSplitFactor(linalg::LinalgOp op) {
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
+  // The split's partial buffer would take a run-time size too.
+  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return 0;
   if (reductions.size() != 1 || op.getNumDpsInits() != 1 ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isProjectedPermutation(); }))
@@ -119,8 +138,6 @@ FailureOr<GenericTiling> vibegemm::chooseGenericTiling(func::FuncOp dispatch) {
                      "generic dispatch has no op marked vibegemm.role = "
                      "\"generic\"");
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return emitError(op->getLoc(), "generic dispatches need static shapes");
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   if (!llvm::any_of(out.getResults(), [&](AffineExpr e) {
@@ -174,6 +191,12 @@ namespace {
 void writeTiling(llvm::raw_ostream &os, StringRef name, const GenericTiling &t,
                  StringRef fill) {
   static const char *kBlockNames[] = {"x", "y", "z"};
+  // A ragged block of a run-time size is split among a fixed count of
+  // threads, so the thread forall keeps a static trip count.
+  SmallVector<int64_t> threadSizes(t.threadTiles);
+  if (t.raggedThreads)
+    for (int64_t &size : threadSizes)
+      size = size ? t.threads : 0;
   std::string blockMapping = llvm::join(
       llvm::map_range(t.blockDims,
                       [](int d) {
@@ -186,9 +209,10 @@ void writeTiling(llvm::raw_ostream &os, StringRef name, const GenericTiling &t,
   // also to threads, one element each; the rest of the block tile and every
   // reduction loop run inside each thread.
   %{0}_block, %{0}_blocks = transform.structured.tile_using_forall %{0} tile_sizes [{1}] (mapping = [{2}]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-  %{0}_thread, %{0}_threads = transform.structured.tile_using_forall %{0}_block tile_sizes [{3}] (mapping = [#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+  %{0}_thread, %{0}_threads = transform.structured.tile_using_forall %{0}_block {3} [{4}] (mapping = [#gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 )mlir",
-      name, joinInts(t.blockTiles), blockMapping, joinInts(t.threadTiles));
+      name, joinInts(t.blockTiles), blockMapping,
+      t.raggedThreads ? "num_threads" : "tile_sizes", joinInts(threadSizes));
   if (!fill.empty())
     os << llvm::formatv(
         R"mlir(  // The fill that starts the reduction, into the same tiles.
@@ -199,17 +223,26 @@ void writeTiling(llvm::raw_ostream &os, StringRef name, const GenericTiling &t,
 }
 
 /// Maps the block and thread loops around the op marked `attr` to a
-/// `gpu.launch` of `threads` threads a block.
+/// `gpu.launch` of `threads` threads a block, its grid computed on the host
+/// where `runtimeGrid`.
 void writeLaunch(llvm::raw_ostream &os, StringRef name, StringRef attr,
-                 int64_t threads) {
+                 int64_t threads, bool runtimeGrid) {
   os << llvm::formatv(
       R"mlir(  %{0}_op = transform.structured.match attributes{{{1}} in %bf : (!transform.any_op) -> !transform.any_op
   %{0}_threads_bf = transform.get_parent_op %{0}_op {{op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
   %{0}_blocks_bf = transform.get_parent_op %{0}_threads_bf {{op_name = "scf.forall"} : (!transform.any_op) -> !transform.any_op
-  %{0}_launch = transform.gpu.map_forall_to_blocks %{0}_blocks_bf generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+  %{0}_launch = {3} : (!transform.any_op) -> !transform.any_op
   %{0}_mapped = transform.gpu.map_nested_forall_to_threads %{0}_launch block_dims = [{2}, 1, 1] : (!transform.any_op) -> !transform.any_op
 )mlir",
-      name, attr, threads);
+      name, attr, threads,
+      runtimeGrid ? llvm::formatv("transform.vibegemm.map_forall_to_grid "
+                                  "%{0}_blocks_bf",
+                                  name)
+                        .str()
+                  : llvm::formatv("transform.gpu.map_forall_to_blocks "
+                                  "%{0}_blocks_bf generate_gpu_launch",
+                                  name)
+                        .str());
 }
 
 } // namespace
@@ -278,10 +311,11 @@ transform.named_sequence @{0}(%func: !transform.any_op {{transform.consumed}) {
   } else {
     os << "  // 3. Map each kernel's loops to blocks and threads.\n";
     if (t.splitFactor) {
-      writeLaunch(os, "partial", "vibegemm.partial", t.threads);
-      writeLaunch(os, "combine", "vibegemm.combine", t.combine->threads);
+      writeLaunch(os, "partial", "vibegemm.partial", t.threads, false);
+      writeLaunch(os, "combine", "vibegemm.combine", t.combine->threads, false);
     } else {
-      writeLaunch(os, "op", "vibegemm.role = \"generic\"", t.threads);
+      writeLaunch(os, "op", "vibegemm.role = \"generic\"", t.threads,
+                  t.runtimeGrid);
     }
   }
   os << R"mlir(  %f2 = transform.get_parent_op %ret {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op

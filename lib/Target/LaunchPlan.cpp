@@ -83,11 +83,16 @@ public:
         numInputsAttr ? numInputsAttr.getInt() : func.getNumArguments();
     if (failed(nameSizes(func)))
       return failure();
+    // A bucket dispatch takes M (vibegemm-bucket-dispatches), a generic
+    // dispatch each of the plan's sizes, in order.
+    size_t numSizeArgs = llvm::count_if(func.getArgumentTypes(),
+                                        [](Type t) { return t.isIndex(); });
+    size_t nextSize = 0;
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
-      // A bucket dispatch's M (vibegemm-bucket-dispatches).
       if (arg.getType().isIndex() && func->hasAttr(kMRangeAttr)) {
         sizes = dynamicRange(func);
-        exprs[arg] = kSizeName.str();
+        exprs[arg] = numSizeArgs == sizeNames.size() ? sizeNames[nextSize++]
+                                                     : kSizeName.str();
         continue;
       }
       auto type = dyn_cast<MemRefType>(arg.getType());
@@ -148,30 +153,26 @@ private:
     return {1, kMaxDynamicM};
   }
 
-  /// Names the run-time sizes of the function's buffers: each dynamic
-  /// buffer's dynamic dimensions are its leading ones, as many in every
-  /// buffer; one is "M", two (a batch folded into M by prepare) "B" and
-  /// "S", M then being derived from them.
+  /// Names the run-time sizes of the function's buffers: every dynamic
+  /// buffer has as many, in the same order ([1, S, 64] and [1, S, 1] alike);
+  /// one is "M", two (a batch folded into M by prepare) "B" and "S", M then
+  /// being derived from them.
   LogicalResult nameSizes(func::FuncOp func) {
-    std::optional<size_t> leading;
+    std::optional<size_t> perBuffer;
     for (BlockArgument arg : func.getArguments()) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type || type.hasStaticShape())
         continue;
       size_t count = type.getNumDynamicDims();
-      for (size_t d = 0; d < count; ++d)
-        if (!type.isDynamicDim(d))
-          return emitError(arg.getLoc(), "launch plans take run-time sizes "
-                                         "in leading dimensions only");
-      if (leading && *leading != count)
+      if (perBuffer && *perBuffer != count)
         return emitError(arg.getLoc(),
                          "launch plans need every buffer with run-time sizes "
                          "to have as many of them");
-      leading = count;
+      perBuffer = count;
     }
-    if (!leading || *leading == 1)
+    if (!perBuffer || *perBuffer == 1)
       sizeNames = {kSizeName.str()};
-    else if (*leading == 2)
+    else if (*perBuffer == 2)
       sizeNames = {"B", "S"};
     else
       return emitError(func.getLoc(), "launch plans name at most two "
@@ -228,12 +229,17 @@ private:
     SmallVector<std::string> from = it->second;
     SmallVector<std::string> dims;
     if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op)) {
+      // Unit dimensions drop out: [1, M, 64] collapses to [M, 64].
       for (const ReassociationIndices &group :
            collapse.getReassociationIndices()) {
-        std::string product;
+        SmallVector<std::string> factors;
         for (int64_t d : group)
-          product += (product.empty() ? "" : " * ") + from[d];
-        dims.push_back(group.size() == 1 ? product : "(" + product + ")");
+          if (from[d] != "1")
+            factors.push_back(from[d]);
+        std::string product = llvm::join(factors, " * ");
+        dims.push_back(factors.empty()       ? "1"
+                       : factors.size() == 1 ? product
+                                             : "(" + product + ")");
       }
     } else {
       auto expand = cast<memref::ExpandShapeOp>(op);

@@ -51,6 +51,18 @@ Type withStaticM(Type type, int64_t m) {
   return tensor.clone(shape);
 }
 
+/// Dimension `dim` of `source` for `call`: as the host already reads it (a
+/// frontend's tensor.dim), else read before the call.
+Value readSize(OpBuilder &b, func::CallOp call, Value source, unsigned dim) {
+  for (Operation *user : source.getUsers())
+    if (auto read = dyn_cast<tensor::DimOp>(user);
+        read && read.getConstantIndex() == static_cast<int64_t>(dim) &&
+        read->getBlock() == call->getBlock() && read->isBeforeInBlock(call))
+      return read;
+  return tensor::DimOp::create(b, call.getLoc(), source,
+                               static_cast<int64_t>(dim));
+}
+
 class BucketDispatchesPass
     : public vibegemm::impl::VibeGemmBucketDispatchesPassBase<
           BucketDispatchesPass> {
@@ -86,7 +98,9 @@ public:
         dynamic.push_back(func);
     SymbolTable symbols(module);
     for (func::FuncOp dispatch : dynamic)
-      if (failed(bucket(dispatch, buckets, symbols)))
+      if (failed(isGenericDispatch(dispatch)
+                     ? takeSizeArguments(dispatch)
+                     : bucket(dispatch, buckets, symbols)))
         return signalPassFailure();
   }
 
@@ -95,10 +109,6 @@ private:
   /// diagnostic when the dispatch's dynamic sizes are not all M.
   FailureOr<std::pair<unsigned, unsigned>>
   checkOnlyMDynamic(func::FuncOp dispatch) {
-    if (isGenericDispatch(dispatch))
-      return dispatch.emitError(
-          "dynamic shapes compile in GEMM dispatches only; this dispatch "
-          "has no GEMM (vibegemm.generic)");
     linalg::LinalgOp root = getDispatchRoot(dispatch);
     FailureOr<linalg::ContractionDimensions> dims =
         root ? linalg::inferContractionDims(root)
@@ -140,6 +150,11 @@ private:
       if (shaped && shaped.getNumDynamicDims() > 1)
         return dispatch.emitError("only M may be dynamic, but ")
                << type << " has several dynamic dimensions";
+      if (shaped && shaped.getRank() > 0 &&
+          shaped.isDynamicDim(shaped.getRank() - 1))
+        return dispatch.emitError("only M may be dynamic, in a leading "
+                                  "dimension, but ")
+               << type << " has a dynamic innermost dimension";
     }
     return std::make_pair(arg.getArgNumber(), *pos);
   }
@@ -201,9 +216,10 @@ private:
       results.push_back(tensor::CastOp::create(inner, ret.getLoc(), type,
                                                mapping.lookup(value)));
     func::ReturnOp::create(inner, ret.getLoc(), results);
+    // No CSE: it would merge the tensor.empty ops a GEMM and its epilogue
+    // write into, putting the epilogue in place over the accumulator.
     OpPassManager pm(func::FuncOp::getOperationName());
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
     if (failed(runPipeline(pm, clone)))
       return failure();
     WalkResult dynamic = clone.walk([](Operation *op) {
@@ -240,6 +256,112 @@ private:
     return success();
   }
 
+  /// The run-time sizes of a generic dispatch, each the `k`-th dynamic
+  /// dimension of every argument and result having any: checked against
+  /// its op's indexing maps, which must read each loop of a run-time size
+  /// at one position `k`. Returns the number of sizes and an argument
+  /// holding them all.
+  static FailureOr<std::pair<unsigned, unsigned>>
+  checkGenericSizes(func::FuncOp dispatch) {
+    std::optional<unsigned> count, holder;
+    for (auto [i, type] : llvm::enumerate(llvm::concat<const Type>(
+             dispatch.getArgumentTypes(), dispatch.getResultTypes()))) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      if (!shaped || shaped.hasStaticShape())
+        continue;
+      if (count && *count != shaped.getNumDynamicDims())
+        return dispatch.emitError("a generic dispatch over run-time sizes "
+                                  "needs as many of them in every argument "
+                                  "and result that has any, but ")
+               << type << " has " << shaped.getNumDynamicDims() << ", not "
+               << *count;
+      count = shaped.getNumDynamicDims();
+      if (!holder && i < dispatch.getNumArguments())
+        holder = i;
+    }
+    if (!holder)
+      return dispatch.emitError("a generic dispatch over run-time sizes "
+                                "must take one of them in an argument");
+    linalg::LinalgOp op = getOpWithRole(dispatch, "generic");
+    if (!op)
+      return dispatch.emitError("generic dispatch has no op marked "
+                                "vibegemm.role = \"generic\"");
+    // The position among the dynamic sizes each loop is read at.
+    DenseMap<unsigned, unsigned> positionOfLoop;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+      if (!shaped || shaped.hasStaticShape())
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      unsigned position = 0;
+      for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
+        if (!ShapedType::isDynamic(size))
+          continue;
+        auto loop = dyn_cast<AffineDimExpr>(map.getResult(dim));
+        if (!loop)
+          return op->emitError("a run-time size must be read by a loop of "
+                               "its own (operand ")
+                 << operand.getOperandNumber() << ", dimension " << dim << ")";
+        auto [it, inserted] =
+            positionOfLoop.try_emplace(loop.getPosition(), position);
+        if (!inserted && it->second != position)
+          return op->emitError("run-time sizes must keep their order in "
+                               "every operand; operand ")
+                 << operand.getOperandNumber() << " reads loop "
+                 << loop.getPosition() << " at another position";
+        ++position;
+      }
+    }
+    return std::make_pair(*count, *holder);
+  }
+
+  /// One dispatch serves every size of a generic dispatch (its schedule
+  /// does not change with them): each run-time size becomes a trailing
+  /// `index` argument, read by the caller from an argument holding it.
+  LogicalResult takeSizeArguments(func::FuncOp dispatch) {
+    FailureOr<std::pair<unsigned, unsigned>> sizes =
+        checkGenericSizes(dispatch);
+    if (failed(sizes))
+      return failure();
+    auto [count, holder] = *sizes;
+    Builder b(dispatch.getContext());
+    dispatch->setAttr(kMRangeAttr, b.getDenseI64ArrayAttr({1, kMaxDynamicM}));
+    unsigned first = dispatch.getNumArguments();
+    for (unsigned i = 0; i < count; ++i)
+      if (failed(dispatch.insertArgument(first + i, b.getIndexType(),
+                                         DictionaryAttr(), dispatch.getLoc())))
+        return failure();
+    dispatch.walk([&](tensor::DimOp dim) {
+      std::optional<int64_t> at = dim.getConstantIndex();
+      auto type = cast<RankedTensorType>(dim.getSource().getType());
+      if (!at || !type.isDynamicDim(*at))
+        return;
+      unsigned position = llvm::count_if(type.getShape().take_front(*at),
+                                         ShapedType::isDynamic);
+      dim.getResult().replaceAllUsesWith(
+          dispatch.getArgument(first + position));
+      dim.erase();
+    });
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(dispatch, getOperation());
+    SmallVector<func::CallOp> calls;
+    if (uses)
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+          calls.push_back(call);
+    for (func::CallOp call : calls) {
+      OpBuilder before(call);
+      Value source = call.getOperand(holder);
+      auto type = cast<RankedTensorType>(source.getType());
+      SmallVector<Value> operands(call.getOperands());
+      for (auto [dim, size] : llvm::enumerate(type.getShape()))
+        if (ShapedType::isDynamic(size))
+          operands.push_back(readSize(before, call, source, dim));
+      call->setOperands(operands);
+    }
+    return success();
+  }
+
   LogicalResult bucket(func::FuncOp dispatch, ArrayRef<Bucket> buckets,
                        SymbolTable &symbols) {
     FailureOr<std::pair<unsigned, unsigned>> mOperand =
@@ -271,16 +393,7 @@ private:
                    ArrayRef<Bucket> buckets, unsigned mArg, unsigned mDim) {
     OpBuilder b(call);
     Location loc = call.getLoc();
-    // M as the host already reads it (a frontend's tensor.dim), else read.
-    Value m;
-    for (Operation *user : call.getOperand(mArg).getUsers())
-      if (auto dim = dyn_cast<tensor::DimOp>(user);
-          dim && dim.getConstantIndex() == static_cast<int64_t>(mDim) &&
-          dim->getBlock() == call->getBlock() && dim->isBeforeInBlock(call))
-        m = dim;
-    if (!m)
-      m = tensor::DimOp::create(b, loc, call.getOperand(mArg),
-                                static_cast<int64_t>(mDim));
+    Value m = readSize(b, call, call.getOperand(mArg), mDim);
     std::function<SmallVector<Value>(OpBuilder &, size_t)> emit =
         [&](OpBuilder &b, size_t i) -> SmallVector<Value> {
       auto callBucket = [&](OpBuilder &b) {

@@ -194,7 +194,8 @@ public:
 private:
   /// Refuses what later stages cannot handle, at the offending op.
   LogicalResult checkSupported(func::FuncOp func) {
-    auto checkType = [&](Type type, Location loc) -> LogicalResult {
+    auto checkType = [&](Type type, Location loc,
+                         bool atBoundary) -> LogicalResult {
       auto shaped = dyn_cast<ShapedType>(type);
       Type elt = shaped ? shaped.getElementType() : type;
       if (!shaped)
@@ -203,7 +204,7 @@ private:
         return emitError(loc, "element type ")
                << elt << " is not supported; vibegemm compiles tensors of "
                << "f32, f16 and bf16";
-      if (isUnsupportedDynamicShape(type))
+      if (isUnsupportedDynamicShape(type, atBoundary))
         return emitUnsupportedDynamicShapeError(loc, type);
       if (llvm::is_contained(shaped.getShape(), 0))
         return emitError(loc, "tensor ")
@@ -225,7 +226,7 @@ private:
       return success();
     };
     for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (failed(checkType(type, func.getArgument(i).getLoc())))
+      if (failed(checkType(type, func.getArgument(i).getLoc(), true)))
         return failure();
     WalkResult result = func.walk([&](Operation *op) {
       if (isa<linalg::ConvolutionOpInterface>(op) ||
@@ -246,7 +247,7 @@ private:
         return WalkResult::interrupt();
       }
       for (Type type : op->getResultTypes())
-        if (failed(checkType(type, op->getLoc())))
+        if (failed(checkType(type, op->getLoc(), false)))
           return WalkResult::interrupt();
       return WalkResult::advance();
     });

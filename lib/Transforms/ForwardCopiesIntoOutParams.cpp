@@ -2,7 +2,9 @@
 //
 // After buffer-results-to-out-params, a result computed into a local
 // allocation reaches its out-parameter through a copy; where nothing else
-// touches the out-parameter, the allocation becomes the out-parameter.
+// touches the out-parameter, the allocation becomes the out-parameter. A
+// host choice among bucket kernels that feeds the next dispatch gets one
+// allocation for all its branches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_VIBEGEMMFORWARDCOPIESINTOOUTPARAMSPASS
@@ -55,6 +58,66 @@ bool redirectAllocations(Value source, Value out, bool apply) {
       SmallVector<Value>{ifOp.thenYield().getOperand(index),
                          ifOp.elseYield().getOperand(index)},
       [&](Value yielded) { return redirectAllocations(yielded, out, apply); });
+}
+
+/// The dynamic sizes of an allocation that a branch of `choice` yields
+/// (through casts and nested choices) with `type`, where they are defined
+/// before `choice`.
+std::optional<SmallVector<Value>> sizesBefore(Value yielded, MemRefType type,
+                                              scf::IfOp choice,
+                                              DominanceInfo &dominance) {
+  if (auto cast = yielded.getDefiningOp<memref::CastOp>())
+    return sizesBefore(cast.getSource(), type, choice, dominance);
+  if (auto alloc = yielded.getDefiningOp<memref::AllocOp>()) {
+    if (alloc.getType() != type ||
+        !llvm::all_of(alloc.getDynamicSizes(), [&](Value size) {
+          return dominance.properlyDominates(size, choice);
+        }))
+      return std::nullopt;
+    return SmallVector<Value>(alloc.getDynamicSizes());
+  }
+  auto inner = yielded.getDefiningOp<scf::IfOp>();
+  if (!inner || inner.getElseRegion().empty())
+    return std::nullopt;
+  unsigned index = cast<OpResult>(yielded).getResultNumber();
+  for (Value value : {inner.thenYield().getOperand(index),
+                      inner.elseYield().getOperand(index)})
+    if (auto sizes = sizesBefore(value, type, choice, dominance))
+      return sizes;
+  return std::nullopt;
+}
+
+/// A host choice among bucket kernels whose result feeds more host code
+/// (the next dispatch) is one buffer: an allocation before the choice, of
+/// which every branch's allocation becomes a view.
+void allocateBeforeChoice(scf::IfOp choice, DominanceInfo &dominance) {
+  if (choice.getElseRegion().empty())
+    return;
+  for (OpResult result : choice.getResults()) {
+    auto type = dyn_cast<MemRefType>(result.getType());
+    if (!type || !type.getLayout().isIdentity())
+      continue;
+    unsigned index = result.getResultNumber();
+    SmallVector<Value> yielded = {choice.thenYield().getOperand(index),
+                                  choice.elseYield().getOperand(index)};
+    std::optional<SmallVector<Value>> sizes;
+    for (Value value : yielded)
+      if (!sizes)
+        sizes = sizesBefore(value, type, choice, dominance);
+    if (!sizes)
+      continue;
+    OpBuilder builder(choice);
+    auto alloc =
+        memref::AllocOp::create(builder, choice.getLoc(), type, *sizes);
+    if (!llvm::all_of(yielded, [&](Value value) {
+          return redirectAllocations(value, alloc, /*apply=*/false);
+        })) {
+      alloc.erase();
+      continue;
+    }
+    for (Value value : yielded)
+      redirectAllocations(value, alloc, /*apply=*/true);
+  }
 }
 
 class ForwardCopiesIntoOutParamsPass
@@ -133,6 +196,15 @@ public:
         alloc.getResult().replaceAllUsesWith(out);
         alloc.erase();
       }
+      // Choices whose result stayed in the host; the outermost of a chain.
+      DominanceInfo dominance(func);
+      SmallVector<scf::IfOp> choices;
+      func.walk([&](scf::IfOp choice) {
+        if (!choice->getParentOfType<scf::IfOp>())
+          choices.push_back(choice);
+      });
+      for (scf::IfOp choice : choices)
+        allocateBeforeChoice(choice, dominance);
     }
   }
 };

@@ -69,11 +69,11 @@ Value vibegemm::emptyLike(OpBuilder &builder, Location loc, Value like,
       builder, loc, tensor::getMixedSizes(builder, loc, like), elementType);
 }
 
-bool vibegemm::isUnsupportedDynamicShape(Type type) {
+bool vibegemm::isUnsupportedDynamicShape(Type type, bool atBoundary) {
   auto shaped = dyn_cast<ShapedType>(type);
-  return shaped &&
-         (!shaped.hasRank() || shaped.getNumDynamicDims() > 2 ||
-          (shaped.getRank() > 0 && shaped.isDynamicDim(shaped.getRank() - 1)));
+  return shaped && (!shaped.hasRank() || shaped.getNumDynamicDims() > 2 ||
+                    (atBoundary && shaped.getRank() > 0 &&
+                     shaped.isDynamicDim(shaped.getRank() - 1)));
 }
 
 InFlightDiagnostic vibegemm::emitUnsupportedDynamicShapeError(Location loc,
@@ -120,8 +120,10 @@ public:
           return signalPassFailure();
         }
       WalkResult dynamic = func.walk([&](Operation *op) {
-        for (Type type : op->getResultTypes())
-          if (isUnsupportedDynamicShape(type)) {
+        bool atBoundary = isa<func::ReturnOp>(op);
+        for (Type type : atBoundary ? TypeRange(op->getOperandTypes())
+                                    : TypeRange(op->getResultTypes()))
+          if (isUnsupportedDynamicShape(type, atBoundary)) {
             emitUnsupportedDynamicShapeError(op->getLoc(), type);
             return WalkResult::interrupt();
           }

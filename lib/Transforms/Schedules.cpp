@@ -14,6 +14,7 @@
 #include "llvm/Support/Process.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -86,6 +87,33 @@ void vibegemm::attachSchedule(func::FuncOp dispatch,
       FlatSymbolRefAttr::get(dispatch.getContext(), dispatch.getSymName()));
 }
 
+/// Tiling reads loop bounds from whichever operand has them, so a schedule
+/// may leave `tensor.dim` of a dispatch's argument in the bufferized body.
+/// Where the dispatch takes its run-time sizes as trailing `index`
+/// arguments, one per dynamic dimension of that argument, in order, such a
+/// read is that argument.
+static void readSizesFromArguments(func::FuncOp dispatch) {
+  if (!dispatch->hasAttr(kMRangeAttr))
+    return;
+  SmallVector<BlockArgument> sizes;
+  for (BlockArgument arg : dispatch.getArguments())
+    if (arg.getType().isIndex())
+      sizes.push_back(arg);
+  dispatch.walk([&](tensor::DimOp dim) {
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> at = dim.getConstantIndex();
+    auto type = cast<RankedTensorType>(dim.getSource().getType());
+    if (!arg || arg.getOwner()->getParentOp() != dispatch || !at ||
+        !type.isDynamicDim(*at) ||
+        static_cast<size_t>(type.getNumDynamicDims()) != sizes.size())
+      return;
+    unsigned position =
+        llvm::count_if(type.getShape().take_front(*at), ShapedType::isDynamic);
+    dim.getResult().replaceAllUsesWith(sizes[position]);
+    dim.erase();
+  });
+}
+
 LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
                                       ModuleOp schedules,
                                       bool expensiveChecks) {
@@ -104,8 +132,11 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
     return emitError(dispatch.getLoc(), "schedule ") << ref << " not found";
   transform::TransformOptions options;
   options.enableExpensiveChecks(expensiveChecks);
-  return transform::applyTransformNamedSequence(dispatch, sequence, schedules,
-                                                options);
+  if (failed(transform::applyTransformNamedSequence(dispatch, sequence,
+                                                    schedules, options)))
+    return failure();
+  readSizesFromArguments(dispatch);
+  return success();
 }
 
 std::string vibegemm::printSchedule(func::FuncOp dispatch, ModuleOp schedules) {

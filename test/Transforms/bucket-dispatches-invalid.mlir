@@ -35,3 +35,40 @@ func.func @dynamic_batch(%a: tensor<?x8x64xf32>, %b: tensor<?x64x32xf32>) -> ten
          outs(%f : tensor<?x8x32xf32>) -> tensor<?x8x32xf32>
   return %r : tensor<?x8x32xf32>
 }
+
+// -----
+
+// A generic dispatch whose tensors disagree on their run-time sizes: a
+// broadcast of [S, 64] over a run-time batch.
+#bcast = affine_map<(b, s, n) -> (s, n)>
+#id3 = affine_map<(b, s, n) -> (b, s, n)>
+func.func @broadcast_batch(%x: tensor<?x64xf32>, %init: tensor<?x?x64xf32>) -> tensor<?x?x64xf32> {
+  // expected-error @+1 {{a generic dispatch over run-time sizes needs as many of them in every argument and result that has any, but 'tensor<?x?x64xf32>' has 2, not 1}}
+  %r = linalg.generic {indexing_maps = [#bcast, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%x : tensor<?x64xf32>) outs(%init : tensor<?x?x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<?x?x64xf32>
+  return %r : tensor<?x?x64xf32>
+}
+
+// -----
+
+// A generic dispatch that swaps its two run-time sizes: each tensor's
+// first dynamic size would no longer be one size.
+#keep = affine_map<(b, s, n) -> (b, s, n)>
+#swap = affine_map<(b, s, n) -> (s, b, n)>
+func.func @swap_sizes(%x: tensor<?x?x64xf32>) -> tensor<?x?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x?x64xf32>
+  %s = tensor.dim %x, %c1 : tensor<?x?x64xf32>
+  %e = tensor.empty(%s, %b) : tensor<?x?x64xf32>
+  // expected-error @+1 {{run-time sizes must keep their order in every operand; operand 1 reads loop 1 at another position}}
+  %r = linalg.generic {indexing_maps = [#keep, #swap], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%x : tensor<?x?x64xf32>) outs(%e : tensor<?x?x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<?x?x64xf32>
+  return %r : tensor<?x?x64xf32>
+}

@@ -24,6 +24,12 @@ struct GenericTiling {
   SmallVector<int> blockDims;
   /// Threads per block, all along x.
   int64_t threads = 1;
+  /// The loop on x has a run-time size: its last block is ragged, so
+  /// threads take it by count (`num_threads`) rather than one element each.
+  bool raggedThreads = false;
+  /// Some loop has a run-time size: the grid is computed on the host
+  /// (`transform.vibegemm.map_forall_to_grid`).
+  bool runtimeGrid = false;
   /// A reduction split into partial results over `splitFactor` consecutive
   /// elements (`structured.split_reduction`, the split dimension parallel
   /// and innermost, so a warp's lanes read neighbours), then combined by a
@@ -37,7 +43,9 @@ struct GenericTiling {
 /// block (one element each, so neighbouring threads touch neighbouring
 /// elements) and its blocks, the next two over grid y and z, any others and
 /// every reduction loop inside each thread. A reduction over a contiguous
-/// dimension of 128 elements or more is split first (see `splitFactor`).
+/// dimension of 128 elements or more is split first (see `splitFactor`)
+/// where every size is static. Run-time sizes (a token count) tile the
+/// same way with a grid computed at launch.
 FailureOr<GenericTiling> chooseGenericTiling(func::FuncOp dispatch);
 
 /// The script for `dispatch`'s op tagged `vibegemm.role = "generic"`; with

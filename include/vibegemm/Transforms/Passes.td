@@ -490,7 +490,8 @@ def VibeGemmPassTensorMapsAsPointersPass
 def VibeGemmBucketDispatchesPass
     : Pass<"vibegemm-bucket-dispatches", "::mlir::ModuleOp"> {
   let summary = "Split each GEMM dispatch with a dynamic M into one dispatch "
-                "per bucket of M, chosen on the host at run time";
+                "per bucket of M, chosen on the host at run time, and give "
+                "generic dispatches their run-time sizes as arguments";
   let description = [{
     Serving stacks know the token count only at run time. A GEMM dispatch
     whose M is dynamic (N, K and any batch static) becomes one dispatch per
@@ -504,10 +505,17 @@ def VibeGemmBucketDispatchesPass
     `ceildiv(M, block_m)` rows of blocks, and edge rows are masked
     (mma.sync, FFMA) or clipped by TMA (wgmma).
 
-    Refused, at the dispatch: a dynamic batch, N or K, dispatches whose
-    arguments have a dynamic size other than M, generic dispatches over a
-    dynamic size, and a softmax after the GEMM (its reference kernels need
-    a static M).
+    A generic dispatch (elementwise ops, broadcasts, reductions: no GEMM)
+    over run-time sizes is not split: its schedule does not change with
+    them. Each size becomes a trailing `index` argument, in the order the
+    sizes appear in its tensors, which the caller reads with `tensor.dim`;
+    the op's indexing maps must read every size at the same position in
+    each tensor.
+
+    Refused, at the dispatch: a dynamic batch that does not fold into M, a
+    dynamic N or K, GEMM dispatches whose arguments have a dynamic size
+    other than M, and generic dispatches whose tensors disagree on their
+    run-time sizes.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];

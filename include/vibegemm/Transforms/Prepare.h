@@ -43,9 +43,12 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
 Value emptyLike(OpBuilder &builder, Location loc, Value like, Type elementType);
 
 /// Whether `type` has dynamic sizes vibegemm does not compile: unranked,
-/// a dynamic innermost dimension, or more than two dynamic dimensions (a
-/// batch and the token count M, leading, may be dynamic).
-bool isUnsupportedDynamicShape(Type type);
+/// more than two dynamic dimensions (a batch and the token count M), or,
+/// at a function's boundary (`atBoundary`), a dynamic innermost dimension.
+/// Inside, frontends reshape [1, S, 1] into [1, S] on the way to a
+/// broadcast; generic dispatches tile such sizes, and GEMM dispatches
+/// refuse them at their arguments.
+bool isUnsupportedDynamicShape(Type type, bool atBoundary = true);
 
 /// The refusal of such a type, saying which of the three it is.
 InFlightDiagnostic emitUnsupportedDynamicShapeError(Location loc, Type type);
