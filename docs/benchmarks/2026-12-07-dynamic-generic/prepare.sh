@@ -4,7 +4,8 @@
 # (test/e2e/Inputs/bert-ffn-layernorm-dynamic-f32.mlir: two GEMMs in buckets
 # of M, five generic dispatches reading M) and two generic dispatches
 # without a GEMM (test/e2e/Inputs/generic-dynamic-f32.mlir: a row sum over
-# [M, 64], tanh over [B, S, 64]), for sm_90 and sm_90a, built-in scheduler,
+# [M, 64] and [M, 4096], tanh over [B, S, 64]; the wide row sum also at
+# fixed M = 1, 16, 2048), for sm_90 and sm_90a, built-in scheduler,
 # measure=off.
 # Usage: prepare.sh VIBEGEMM_OPT ART_DIR   (from the repository root)
 set -euo pipefail
@@ -15,4 +16,13 @@ for t in sm_90 sm_90a; do
     --llm-schedule="artifacts-dir=$art/bert/$t measure=off target=$t" -o /dev/null
   "$opt" test/e2e/Inputs/generic-dynamic-f32.mlir \
     --llm-schedule="artifacts-dir=$art/nogemm/$t measure=off target=$t" -o /dev/null
+  # The wide row sum at fixed M, to time beside the run-time-M kernel.
+  for m in 1 16 2048; do
+    sed -n '/^#wide =/,$p' test/e2e/Inputs/generic-dynamic-f32.mlir |
+      sed -e "s/?x/${m}x/g; s/tensor.empty(%m)/tensor.empty()/" \
+          -e '/%m = tensor.dim/d' > "$art/rowsum-wide-$m.mlir"
+    rm -rf "$art/static/$t-$m"
+    "$opt" "$art/rowsum-wide-$m.mlir" \
+      --llm-schedule="artifacts-dir=$art/static/$t-$m measure=off target=$t" -o /dev/null
+  done
 done

@@ -1,7 +1,7 @@
-// Two generic dispatches with no GEMM over run-time sizes, as torch-mlir
-// writes them with dynamic dimensions: x.sum(-1, keepdim=True) over [M, 64]
-// (a reduction whose output's innermost size is 1) and torch.tanh over
-// [B, S, 64] (two run-time sizes). Written for vibegemm (issue 32).
+// Generic dispatches with no GEMM over run-time sizes, as torch-mlir writes
+// them with dynamic dimensions: x.sum(-1, keepdim=True) over [M, 64] and
+// [M, 4096] (reductions whose output's innermost size is 1) and torch.tanh
+// over [B, S, 64] (two run-time sizes). Written for vibegemm (issue 32).
 #id = affine_map<(m, n) -> (m, n)>
 #row = affine_map<(m, n) -> (m, 0)>
 func.func @rowsum(%x: tensor<?x64xf32>) -> tensor<?x1xf32> {
@@ -32,4 +32,23 @@ func.func @tanh_batch(%x: tensor<?x?x64xf32>) -> tensor<?x?x64xf32> {
     linalg.yield %t : f32
   } -> tensor<?x?x64xf32>
   return %r : tensor<?x?x64xf32>
+}
+
+// The same row sum over rows of 4096 (an RMSNorm's sum of squares at
+// Llama's width), where splitting the reduction matters.
+#wide = affine_map<(m, n) -> (m, n)>
+#wide_row = affine_map<(m, n) -> (m, 0)>
+func.func @rowsum_wide(%x: tensor<?x4096xf32>) -> tensor<?x1xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x4096xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x1xf32>) -> tensor<?x1xf32>
+  %r = linalg.generic {indexing_maps = [#wide, #wide_row], iterator_types = ["parallel", "reduction"]}
+         ins(%x : tensor<?x4096xf32>) outs(%f : tensor<?x1xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
 }
