@@ -99,7 +99,7 @@ public:
     SymbolTable symbols(module);
     for (func::FuncOp dispatch : dynamic)
       if (failed(isGenericDispatch(dispatch)
-                     ? takeSizeArguments(dispatch)
+                     ? bucketGeneric(dispatch, symbols)
                      : bucket(dispatch, buckets, symbols)))
         return signalPassFailure();
   }
@@ -315,15 +315,31 @@ private:
     return std::make_pair(*count, *holder);
   }
 
-  /// One dispatch serves every size of a generic dispatch (its schedule
-  /// does not change with them): each run-time size becomes a trailing
-  /// `index` argument, read by the caller from an argument holding it.
-  LogicalResult takeSizeArguments(func::FuncOp dispatch) {
+  /// A generic dispatch's schedule does not change with its sizes, so one
+  /// dispatch serves them all; but a reduction over one run-time number of
+  /// rows, which a thread a row would run serially, gets a static dispatch
+  /// for one row (decode's norms), whose reduction splits across the GPU.
+  LogicalResult bucketGeneric(func::FuncOp dispatch, SymbolTable &symbols) {
     FailureOr<std::pair<unsigned, unsigned>> sizes =
         checkGenericSizes(dispatch);
     if (failed(sizes))
       return failure();
     auto [count, holder] = *sizes;
+    linalg::LinalgOp op = getOpWithRole(dispatch, "generic");
+    if (count != 1 || op.getNumReductionLoops() == 0)
+      return takeSizeArguments(dispatch, count, holder);
+    auto type = cast<ShapedType>(dispatch.getArgumentTypes()[holder]);
+    unsigned dim = llvm::find_if(type.getShape(), ShapedType::isDynamic) -
+                   type.getShape().begin();
+    const Bucket oneRow[] = {{1, 1}, {2, kMaxDynamicM}};
+    return splitIntoBuckets(dispatch, oneRow, {holder, dim}, symbols);
+  }
+
+  /// One dispatch serves every size of a generic dispatch: each of its
+  /// `count` run-time sizes becomes a trailing `index` argument, read by
+  /// the caller from argument `holder`, which has them all.
+  LogicalResult takeSizeArguments(func::FuncOp dispatch, unsigned count,
+                                  unsigned holder) {
     Builder b(dispatch.getContext());
     dispatch->setAttr(kMRangeAttr, b.getDenseI64ArrayAttr({1, kMaxDynamicM}));
     unsigned first = dispatch.getNumArguments();
@@ -368,6 +384,15 @@ private:
         checkOnlyMDynamic(dispatch);
     if (failed(mOperand))
       return failure();
+    return splitIntoBuckets(dispatch, buckets, *mOperand, symbols);
+  }
+
+  /// One clone of `dispatch` per bucket, its calls a host choice among
+  /// them on dimension `mOperand.second` of argument `mOperand.first`.
+  LogicalResult splitIntoBuckets(func::FuncOp dispatch,
+                                 ArrayRef<Bucket> buckets,
+                                 std::pair<unsigned, unsigned> mOperand,
+                                 SymbolTable &symbols) {
     SmallVector<func::FuncOp> clones;
     for (Bucket bucket : buckets) {
       FailureOr<func::FuncOp> clone = cloneForBucket(dispatch, bucket, symbols);
@@ -383,7 +408,7 @@ private:
         if (auto call = dyn_cast<func::CallOp>(use.getUser()))
           calls.push_back(call);
     for (func::CallOp call : calls)
-      replaceCall(call, clones, buckets, mOperand->first, mOperand->second);
+      replaceCall(call, clones, buckets, mOperand.first, mOperand.second);
     symbols.erase(dispatch);
     return success();
   }

@@ -18,9 +18,9 @@ for t in sm_90 sm_90a; do
   "$run" --json --dim B=3 --dims S=1,16,17,1000 \
     "$art/nogemm/$t/tanh_batch_d0.plan.json" > "$out/tanh-$t.json"
   "$run" --json --dims M=1,255,256,257,70000 \
-    "$art/nogemm/$t/rowsum_d0.plan.json" > "$out/rowsum-$t.json"
+    "$art/nogemm/$t/rowsum.plan.json" > "$out/rowsum-$t.json"
   for m in 1 16 2048; do
-    "$run" --json --dim M=$m "$art/nogemm/$t/rowsum_wide_d0.plan.json" \
+    "$run" --json --dim M=$m "$art/nogemm/$t/rowsum_wide.plan.json" \
       > "$out/wide-dyn-$t-$m.json"
     "$run" --json "$art/static/$t-$m/rowsum_wide_d0.plan.json" \
       > "$out/wide-static-$t-$m.json"
