@@ -358,13 +358,7 @@ private:
           dispatch.getArgument(first + position));
       dim.erase();
     });
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(dispatch, getOperation());
-    SmallVector<func::CallOp> calls;
-    if (uses)
-      for (const SymbolTable::SymbolUse &use : *uses)
-        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
-          calls.push_back(call);
+    SmallVector<func::CallOp> calls = callsOf(dispatch);
     for (func::CallOp call : calls) {
       OpBuilder before(call);
       Value source = call.getOperand(holder);
@@ -376,6 +370,17 @@ private:
       call->setOperands(operands);
     }
     return success();
+  }
+
+  /// The calls of `dispatch` in the module.
+  SmallVector<func::CallOp> callsOf(func::FuncOp dispatch) {
+    SmallVector<func::CallOp> calls;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(dispatch, getOperation()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+          calls.push_back(call);
+    return calls;
   }
 
   LogicalResult bucket(func::FuncOp dispatch, ArrayRef<Bucket> buckets,
@@ -400,13 +405,7 @@ private:
         return failure();
       clones.push_back(*clone);
     }
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(dispatch, getOperation());
-    SmallVector<func::CallOp> calls;
-    if (uses)
-      for (const SymbolTable::SymbolUse &use : *uses)
-        if (auto call = dyn_cast<func::CallOp>(use.getUser()))
-          calls.push_back(call);
+    SmallVector<func::CallOp> calls = callsOf(dispatch);
     for (func::CallOp call : calls)
       replaceCall(call, clones, buckets, mOperand.first, mOperand.second);
     symbols.erase(dispatch);
