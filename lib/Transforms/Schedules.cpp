@@ -87,13 +87,13 @@ void vibegemm::attachSchedule(func::FuncOp dispatch,
       FlatSymbolRefAttr::get(dispatch.getContext(), dispatch.getSymName()));
 }
 
-/// Tiling reads loop bounds from whichever operand has them, so a schedule
-/// may leave `tensor.dim` of a dispatch's argument in the bufferized body.
-/// Where the dispatch takes its run-time sizes as trailing `index`
-/// arguments, one per dynamic dimension of that argument, in order, such a
-/// read is that argument.
+/// Tiling reads loop bounds from whichever operand has them, so a generic
+/// dispatch's schedule may leave `tensor.dim` of its argument in the
+/// bufferized body, which a host it is inlined into (the CPU check) cannot
+/// bufferize. Its run-time sizes are its trailing `index` arguments, one per
+/// dynamic dimension of each tensor, in order: such a read is one of them.
 static void readSizesFromArguments(func::FuncOp dispatch) {
-  if (!dispatch->hasAttr(kMRangeAttr))
+  if (!dispatch->hasAttr(kMRangeAttr) || !isGenericDispatch(dispatch))
     return;
   SmallVector<BlockArgument> sizes;
   for (BlockArgument arg : dispatch.getArguments())
