@@ -311,8 +311,9 @@ transform.named_sequence @{0}(%func: !transform.any_op {{transform.consumed}) {
   } else {
     os << "  // 3. Map each kernel's loops to blocks and threads.\n";
     if (t.splitFactor) {
-      writeLaunch(os, "partial", "vibegemm.partial", t.threads, false);
-      writeLaunch(os, "combine", "vibegemm.combine", t.combine->threads, false);
+      writeLaunch(os, "partial", "vibegemm.partial", t.threads, t.runtimeGrid);
+      writeLaunch(os, "combine", "vibegemm.combine", t.combine->threads,
+                  t.combine->runtimeGrid);
     } else {
       writeLaunch(os, "op", "vibegemm.role = \"generic\"", t.threads,
                   t.runtimeGrid);

@@ -8,6 +8,7 @@
 
 #include "vibegemm/Analysis/DispatchInfo.h"
 #include "vibegemm/Transforms/Passes.h"
+#include "vibegemm/Transforms/Schedules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -342,22 +343,15 @@ private:
                                   unsigned holder) {
     Builder b(dispatch.getContext());
     dispatch->setAttr(kMRangeAttr, b.getDenseI64ArrayAttr({1, kMaxDynamicM}));
-    unsigned first = dispatch.getNumArguments();
-    for (unsigned i = 0; i < count; ++i)
-      if (failed(dispatch.insertArgument(first + i, b.getIndexType(),
+    SmallVector<Value> sizes;
+    for (unsigned i = 0; i < count; ++i) {
+      unsigned index = dispatch.getNumArguments();
+      if (failed(dispatch.insertArgument(index, b.getIndexType(),
                                          DictionaryAttr(), dispatch.getLoc())))
         return failure();
-    dispatch.walk([&](tensor::DimOp dim) {
-      std::optional<int64_t> at = dim.getConstantIndex();
-      auto type = cast<RankedTensorType>(dim.getSource().getType());
-      if (!at || !type.isDynamicDim(*at))
-        return;
-      unsigned position = llvm::count_if(type.getShape().take_front(*at),
-                                         ShapedType::isDynamic);
-      dim.getResult().replaceAllUsesWith(
-          dispatch.getArgument(first + position));
-      dim.erase();
-    });
+      sizes.push_back(dispatch.getArgument(index));
+    }
+    readSizesFromArguments(dispatch, sizes);
     SmallVector<func::CallOp> calls = callsOf(dispatch);
     for (func::CallOp call : calls) {
       OpBuilder before(call);

@@ -87,24 +87,12 @@ void vibegemm::attachSchedule(func::FuncOp dispatch,
       FlatSymbolRefAttr::get(dispatch.getContext(), dispatch.getSymName()));
 }
 
-/// Tiling reads loop bounds from whichever operand has them, so a generic
-/// dispatch's schedule may leave `tensor.dim` of its argument in the
-/// bufferized body, which a host it is inlined into (the CPU check) cannot
-/// bufferize. Its run-time sizes are its trailing `index` arguments, one per
-/// dynamic dimension of each tensor, in order: such a read is one of them.
-static void readSizesFromArguments(func::FuncOp dispatch) {
-  if (!dispatch->hasAttr(kMRangeAttr) || !isGenericDispatch(dispatch))
-    return;
-  SmallVector<BlockArgument> sizes;
-  for (BlockArgument arg : dispatch.getArguments())
-    if (arg.getType().isIndex())
-      sizes.push_back(arg);
+void vibegemm::readSizesFromArguments(func::FuncOp dispatch,
+                                      ArrayRef<Value> sizes) {
   dispatch.walk([&](tensor::DimOp dim) {
-    auto arg = dyn_cast<BlockArgument>(dim.getSource());
     std::optional<int64_t> at = dim.getConstantIndex();
     auto type = cast<RankedTensorType>(dim.getSource().getType());
-    if (!arg || arg.getOwner()->getParentOp() != dispatch || !at ||
-        !type.isDynamicDim(*at) ||
+    if (!at || !type.isDynamicDim(*at) ||
         static_cast<size_t>(type.getNumDynamicDims()) != sizes.size())
       return;
     unsigned position =
@@ -135,7 +123,17 @@ LogicalResult vibegemm::applySchedule(func::FuncOp dispatch,
   if (failed(transform::applyTransformNamedSequence(dispatch, sequence,
                                                     schedules, options)))
     return failure();
-  readSizesFromArguments(dispatch);
+  // Tiling reads loop bounds from whichever operand has them, so a generic
+  // dispatch's script may leave `tensor.dim` of an argument in its
+  // bufferized body, which a host it is inlined into (the CPU check) cannot
+  // bufferize: read the size arguments instead.
+  if (dispatch->hasAttr(kMRangeAttr) && isGenericDispatch(dispatch)) {
+    SmallVector<Value> sizes;
+    for (BlockArgument arg : dispatch.getArguments())
+      if (arg.getType().isIndex())
+        sizes.push_back(arg);
+    readSizesFromArguments(dispatch, sizes);
+  }
   return success();
 }
 

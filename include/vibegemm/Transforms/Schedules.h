@@ -75,6 +75,12 @@ std::string wrapForReplay(StringRef sequenceText, StringRef sequenceName,
 /// module-wide bufferization can take over without defensive copies.
 void markScriptBufferizedBoundary(func::FuncOp dispatch);
 
+/// Replaces each `tensor.dim` in `dispatch` of a dynamic dimension of a
+/// tensor with exactly `sizes.size()` of them by the size at that
+/// dimension's position among them: a generic dispatch's tensors carry its
+/// run-time sizes in order (vibegemm-bucket-dispatches checks this).
+void readSizesFromArguments(func::FuncOp dispatch, ArrayRef<Value> sizes);
+
 /// The dispatch functions of `module`, in order.
 SmallVector<func::FuncOp> getDispatches(ModuleOp module);
 
