@@ -206,7 +206,12 @@ std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   t.blockK = 0;
   t.warpsM = t.warpsN = 0;
   t.stages = 0;
-  t.threads = threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
+  // At most 512 threads: a stand-in LLM's script took 1x3584x18944 (B
+  // [N, K]) from 65 to 49 us on an H100 with 512 where this chose 1024
+  // (docs/benchmarks/2026-12-07-tuning-at-scale), and the matvec ran 29.0
+  // -> 28.6 us with 512. A 1024-thread block holds an SM alone.
+  t.threads = std::min<int64_t>(
+      threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4), 512);
   // Each block reads the whole vector again from L2. Two rows a block
   // share those loads (256x131072 bf16: 134 -> 101 MB through L2) and ran
   // 29.0 -> 26.2 us on an H100 in three races (cuBLAS 31.2;
@@ -371,6 +376,12 @@ std::optional<KernelTiling> chooseTensorCoreTiling(const GemmProblem &p,
   if (!aligned && pick.bn == 256)
     pick = {128, 128, 2, 4};
   pick = withDecodeRows(p, pick);
+  // 32 rows over an N of at least four waves of 128-wide tiles: 32x128
+  // with four warps along N. A stand-in LLM's script ran Qwen2.5-7B's
+  // head, 32x152064x3584, in 0.416 ms against 32x64's 0.591 on an H100
+  // (docs/benchmarks/2026-12-07-tuning-at-scale).
+  if (pick.bm == 32 && tileCount(p, 32, 128) >= 4 * target.smCount)
+    pick = {32, 128, 1, 4};
   KernelTiling t = mmaTiling(pick);
   // Copies move 8 elements per thread and must split evenly over the block.
   int64_t threads = 32 * pick.wm * pick.wn;
@@ -379,6 +390,11 @@ std::optional<KernelTiling> chooseTensorCoreTiling(const GemmProblem &p,
     t.blockK = 64;
     t.stages = 3;
   }
+  // 32-row tiles stream B: K-tiles of 64 (as 16-row tiles get from the
+  // copy rule below) halve their barriers. The stand-in LLM's 32x64 with
+  // block_k 64 ran 32x18944x3584 in 66 us against 79 with 32 (H100).
+  if (pick.bm == 32)
+    t.blockK = 64;
   while (t.blockK < 128 && ((pick.bm * t.blockK / 8) % threads ||
                             (pick.bn * t.blockK / 8) % threads))
     t.blockK *= 2;

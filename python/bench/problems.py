@@ -132,6 +132,16 @@ def suite():
              source="anchor: huge K"),
         dict(base="a_tiny_k", level=0, m=4096, n=4096, k=256,
              source="anchor: tiny K"),
+        # Serving shapes where a stand-in LLM's scripts beat the built-in
+        # choice on an H100 (docs/benchmarks/2026-12-07-tuning-at-scale):
+        # Qwen2.5-7B's down projection at one token, its head and up
+        # projection at 32.
+        dict(base="a_down_m1", level=0, m=1, n=3584, k=18944, trans_b=True,
+             source="anchor: Qwen2.5-7B down_proj, decode at M = 1"),
+        dict(base="a_head_m32", level=0, m=32, n=152064, k=3584, trans_b=True,
+             source="anchor: Qwen2.5-7B lm_head at M = 32"),
+        dict(base="a_up_m32", level=0, m=32, n=18944, k=3584, trans_b=True,
+             source="anchor: Qwen2.5-7B up_proj at M = 32"),
     ]
     return ([Problem(dtype=dt, **s) for s in shapes for dt in DTYPES] +
             [Problem(dtype="bf16", **s) for s in anchors])

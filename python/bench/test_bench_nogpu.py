@@ -100,9 +100,9 @@ class ProblemsTest(unittest.TestCase):
     def test_suite_names_unique_and_both_dtypes(self):
         names = [p.name for p in problems.suite()]
         self.assertEqual(len(names), len(set(names)))
-        # 14 KernelBench shapes in f32 and bf16, then 4 bf16 anchor shapes.
-        self.assertEqual(len(names), 32)
-        self.assertEqual(sum(p.level == 0 for p in problems.suite()), 4)
+        # 14 KernelBench shapes in f32 and bf16, then 7 bf16 anchor shapes.
+        self.assertEqual(len(names), 35)
+        self.assertEqual(sum(p.level == 0 for p in problems.suite()), 7)
         for p in problems.suite():
             self.assertRegex(p.name, r"^[a-z0-9_]+$")
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (repo root, carrying build/bin, build/gpu and
+# .dist/vibegemm-libs.tar.xz). STEP=loop: the tuner on loop.mlir with
+# measure=on, 3 rounds of 4 candidates, the model answered from replies/
+# by utils/llm/replay-provider.py; prompts with no recorded reply are kept
+# in OUT/unanswered for a stand-in to answer before the next call.
+# STEP=ab: the built-in plans before (build/gpu/ab-a) and after
+# (build/gpu/ab-b) this change, timed alternately beside cuBLAS and eager.
+# Usage: STEP=loop|ab run-gpu.sh OUT
+set -uo pipefail
+out=${1:?output directory}
+here=docs/benchmarks/2026-12-07-llm-loop
+mkdir -p "$out"
+source utils/gpu/env.sh
+nvidia-smi -L > "$out/gpu.txt"
+case ${STEP:?loop or ab} in
+loop)
+  printf '#!/bin/sh\nexec python3 %s/utils/llm/replay-provider.py %s/%s/replies --log %s/requests.jsonl --record %s/unanswered\n' \
+    "$PWD" "$PWD" "$here" "$PWD/$out" "$PWD/$out" > "$out/provider"
+  chmod +x "$out/provider"
+  timeout "${LIMIT:-540}" build/bin/vibegemm-opt "$here/loop.mlir" \
+    --llm-schedule="endpoint=command:$PWD/$out/provider model=stand-in rounds=3 candidates=4 measure=on target=sm_90a cache-dir=off db=$out/tuning.db artifacts-dir=$out/art" \
+    -o "$out/loop.out.mlir" 2> "$out/loop.err"
+  echo "vibegemm-opt rc=$?" >> "$out/loop.err"
+  python3 "$here/tabulate.py" "$out/art/report.json" > "$out/table.md" ;;
+ab)
+  for round in 1 2; do
+    for v in a b; do
+      python3 python/bench/bench.py run --out "build/gpu/ab-$v" --dtypes bf16 \
+        --vibegemm-run build/bin/vibegemm-run --no-compile-torch --run-timeout 60 \
+        > "$out/run-$v-$round.log" 2>&1
+      cp "build/gpu/ab-$v/results.json" "$out/results-$v-$round.json"
+    done
+  done ;;
+esac
