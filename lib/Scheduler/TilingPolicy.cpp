@@ -206,12 +206,14 @@ std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   t.blockK = 0;
   t.warpsM = t.warpsN = 0;
   t.stages = 0;
-  // At most 512 threads: a stand-in LLM's script took 1x3584x18944 (B
-  // [N, K]) from 65 to 49 us on an H100 with 512 where this chose 1024
-  // (docs/benchmarks/2026-12-07-tuning-at-scale), and the matvec ran 29.0
-  // -> 28.6 us with 512. A 1024-thread block holds an SM alone.
-  t.threads = std::min<int64_t>(
-      threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4), 512);
+  t.threads = threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
+  // 16-bit inputs take at most 512 threads: a stand-in LLM's script took
+  // 1x3584x18944 (B [N, K]) from 65 to 49 us on an H100 with 512 where
+  // this chose 1024 (docs/benchmarks/2026-12-07-tuning-at-scale), and the
+  // bf16 matvec ran 29.0 -> 28.6 us with 512. A 1024-thread block holds an
+  // SM alone. f32 ran at its floor with 1024 (h200-2026-12-04-sustained).
+  if (p.lhsType.getIntOrFloatBitWidth() == 16)
+    t.threads = std::min<int64_t>(t.threads, 512);
   // Each block reads the whole vector again from L2. Two rows a block
   // share those loads (256x131072 bf16: 134 -> 101 MB through L2) and ran
   // 29.0 -> 26.2 us on an H100 in three races (cuBLAS 31.2;

@@ -111,10 +111,10 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const TargetInfo &target) {
   const std::optional<KernelTiling> &t = chosen.kernel;
   // The matvec's choice pairs rows for 16-bit inputs (one row a block
-  // races it); otherwise 1024-thread blocks and the pair race one row of
-  // 512 threads (the choice's cap: 1024 threads take 34 registers, ptxas,
-  // bf16, so one block holds an SM; 512 threads: 29.0 -> 28.6 us on an
-  // H100; 256 threads ran 36.4).
+  // races it); otherwise the other of 512 and 1024 threads and the pair
+  // race one row (1024 threads take 34 registers, ptxas, bf16, so one block
+  // holds an SM; 512 threads: 29.0 -> 28.6 us on an H100; 256 threads ran
+  // 36.4).
   if (t && t->path == KernelPath::BlockReduce) {
     auto withRows = [&](int64_t rows) {
       SimtTiling v = chosen;
@@ -124,10 +124,12 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
     if (t->blockM * t->blockN == 2)
       return {{"rows-1", withRows(1)}};
     llvm::SmallVector<TilingVariant, 4> variants;
-    if (t->threads == 512) {
-      SimtTiling wider = chosen;
-      wider.kernel->threads = 1024;
-      variants.push_back({"threads-1024", wider});
+    // 512 and 1024 threads race each other; a shorter K has nothing to race.
+    if (t->threads >= 512) {
+      SimtTiling other = chosen;
+      bool wider = t->threads == 512;
+      other.kernel->threads = wider ? 1024 : 512;
+      variants.push_back({wider ? "threads-1024" : "threads-512", other});
     }
     if (matrixRows(problem) % 2 == 0)
       variants.push_back({"rows-2", withRows(2)});
