@@ -10,7 +10,8 @@ FAKE_RUNNER_FAST_TMA_STORE=1: a plan whose first kernel stores with TMA
 (cp.async.bulk.tensor from shared to global) takes 0.2 ms.
 --list-devices: FAKE_RUNNER_DEVICES (default 1) fake GPUs of one model.
 FAKE_RUNNER_SLEEP=S: a run takes S seconds of wall time. FAKE_RUNNER_LOG=F:
-each run appends its CUDA_VISIBLE_DEVICES, start and end to F."""
+each run appends its CUDA_VISIBLE_DEVICES, start, end and whether it was
+asked to time cuBLAS to F."""
 import json
 import os
 import sys
@@ -49,4 +50,5 @@ with open(result_file, "w") as f:
 if os.environ.get("FAKE_RUNNER_LOG"):
     with open(os.environ["FAKE_RUNNER_LOG"], "a") as log:
         log.write(json.dumps({"device": os.environ.get("CUDA_VISIBLE_DEVICES"),
-                              "start": start, "end": time.time()}) + "\n")
+                              "start": start, "end": time.time(),
+                              "cublas": "--compare=cublas" in sys.argv}) + "\n")
