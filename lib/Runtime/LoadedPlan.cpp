@@ -2,7 +2,8 @@
 //
 // Tensor-map encoding (one device copy per launch, argument and buffer
 // set), argument packing (each argument in an 8-byte slot, in the plan's
-// order), and launches: plain, or through cuLaunchKernelEx in clusters.
+// order), and launches: plain, or through cuLaunchKernelEx in clusters or
+// with programmatic stream serialization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,32 +22,51 @@ namespace mlir::vibegemm::runtime::detail {
 
 namespace {
 
-/// A clustered launch's configuration; `cluster` is its one attribute.
-CUlaunchConfig clusterConfig(Session &s, const PlanLaunch &launch,
-                             CUlaunchAttribute &cluster) {
-  cluster = CUlaunchAttribute{};
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim = {launch.cluster[0], launch.cluster[1],
-                              launch.cluster[2]};
-  return CUlaunchConfig{launch.grid[0],     launch.grid[1],
-                        launch.grid[2],     launch.block[0],
-                        launch.block[1],    launch.block[2],
-                        launch.sharedBytes, s.stream,
-                        &cluster,           1};
+/// cuLaunchKernelEx's configuration of `launch` over `attrs`: its cluster
+/// shape where it runs in clusters, programmatic stream serialization
+/// where `programmatic`.
+CUlaunchConfig launchConfig(Session &s, const PlanLaunch &launch,
+                            bool programmatic, CUlaunchAttribute (&attrs)[2]) {
+  unsigned count = 0;
+  if (launch.clustered()) {
+    attrs[count] = CUlaunchAttribute{};
+    attrs[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[count++].value.clusterDim = {launch.cluster[0], launch.cluster[1],
+                                       launch.cluster[2]};
+  }
+  if (programmatic) {
+    attrs[count] = CUlaunchAttribute{};
+    attrs[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[count++].value.programmaticStreamSerializationAllowed = 1;
+  }
+  return CUlaunchConfig{launch.grid[0],
+                        launch.grid[1],
+                        launch.grid[2],
+                        launch.block[0],
+                        launch.block[1],
+                        launch.block[2],
+                        launch.sharedBytes,
+                        s.stream,
+                        attrs,
+                        count};
 }
 
 /// One kernel launch, in clusters where the plan says so (its PTX asks
 /// for the same shape with .reqnctapercluster, as Triton's num_ctas
-/// kernels do, which Triton launches the same way).
+/// kernels do, which Triton launches the same way), and with programmatic
+/// stream serialization where its kernel waits for the grid before it (a
+/// driver without cuLaunchKernelEx launches it plainly: the wait then
+/// does nothing).
 CUresult launchOne(Session &s, CUfunction function, const PlanLaunch &launch,
                    void **params) {
-  if (!launch.clustered())
+  bool programmatic = launch.programmatic && s.d->cuLaunchKernelEx;
+  if (!launch.clustered() && !programmatic)
     return s.d->cuLaunchKernel(function, launch.grid[0], launch.grid[1],
                                launch.grid[2], launch.block[0], launch.block[1],
                                launch.block[2], launch.sharedBytes, s.stream,
                                params, nullptr);
-  CUlaunchAttribute cluster;
-  CUlaunchConfig config = clusterConfig(s, launch, cluster);
+  CUlaunchAttribute attrs[2];
+  CUlaunchConfig config = launchConfig(s, launch, programmatic, attrs);
   return s.d->cuLaunchKernelEx(&config, function, params, nullptr);
 }
 
@@ -113,8 +133,9 @@ json::Value LoadedPlan::maxActiveClusters(Session &s, size_t i) const {
   const PlanLaunch &launch = plan->launches[i];
   if (!launch.clustered() || !s.d->cuOccupancyMaxActiveClusters)
     return nullptr;
-  CUlaunchAttribute cluster;
-  CUlaunchConfig config = clusterConfig(s, launch, cluster);
+  CUlaunchAttribute attrs[2];
+  CUlaunchConfig config =
+      launchConfig(s, launch, /*programmatic=*/false, attrs);
   int count = 0;
   if (s.d->cuOccupancyMaxActiveClusters(&count, functions[i], &config))
     return nullptr;

@@ -381,6 +381,12 @@ private:
       return false;
     if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] > 1024)
       return setError(where + ": more than 1024 threads per block");
+    if (const json::Value *programmatic = obj->get("programmatic")) {
+      std::optional<bool> flag = programmatic->getAsBoolean();
+      if (!flag)
+        return setError(where + ": \"programmatic\" must be true or false");
+      launch.programmatic = *flag;
+    }
     if (obj->get("cluster")) {
       if (!parseDims(*obj, "cluster", where, launch.cluster))
         return false;

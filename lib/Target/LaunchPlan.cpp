@@ -654,6 +654,8 @@ private:
         {"args", std::move(args)}};
     if (cluster[0] * cluster[1] * cluster[2] > 1)
       entry["cluster"] = llvm::json::Array{cluster[0], cluster[1], cluster[2]};
+    if (launch->hasAttr("vibegemm.programmatic"))
+      entry["programmatic"] = true;
     if (sizes && !(when == *sizes))
       entry["when"] = llvm::json::Object{
           {kSizeName, llvm::json::Object{{"min", when.lo}, {"max", when.hi}}}};

@@ -45,7 +45,7 @@ public:
     back.addPass(createVibeGemmApplyTunedSchedulesPass({db, specs, target}));
     back.addPass(createVibeGemmBuiltinSchedulePass({target}));
     back.addPass(createVibeGemmApplySchedulesPass());
-    buildLowerToPTXPipeline(back, target, optLevel);
+    buildLowerToPTXPipeline(back, target, optLevel, programmaticLaunch);
     if (failed(runPipeline(back, getOperation())))
       signalPassFailure();
   }

@@ -80,7 +80,8 @@ static void addDeviceLoweringPasses(OpPassManager &pm) {
 }
 
 void vibegemm::buildLowerToPTXPipeline(OpPassManager &pm, StringRef target,
-                                       unsigned optLevel) {
+                                       unsigned optLevel,
+                                       bool programmaticLaunch) {
   pm.addPass(createVibeGemmPrepareLoweringPass({target.str()}));
   addModuleBufferizationPasses(pm);
   pm.addPass(createVibeGemmPrivatizeKernelAllocationsPass());
@@ -92,6 +93,9 @@ void vibegemm::buildLowerToPTXPipeline(OpPassManager &pm, StringRef target,
   pm.addPass(createVibeGemmMergeKernelsPerDispatchPass());
   // An unknown target never gets here: the first pass refuses it.
   const TargetInfo *info = lookupTarget(target);
+  // griddepcontrol came with sm_90, as clusters did.
+  if (programmaticLaunch && info && info->hasClusters)
+    pm.addPass(createVibeGemmProgrammaticLaunchPass());
   GpuNVVMAttachTargetOptions attach;
   attach.chip = info ? info->chip.str() : target.str();
   attach.features = info ? info->features.str() : "";
@@ -108,7 +112,8 @@ void vibegemm::buildLowerToPTXPipeline(OpPassManager &pm, StringRef target,
 
 void vibegemm::buildLowerToPTXPipeline(OpPassManager &pm,
                                        const LowerToPTXOptions &options) {
-  buildLowerToPTXPipeline(pm, options.target, options.optLevel);
+  buildLowerToPTXPipeline(pm, options.target, options.optLevel,
+                          options.programmaticLaunch);
 }
 
 void vibegemm::registerPipelines() {

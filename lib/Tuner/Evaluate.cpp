@@ -377,6 +377,8 @@ std::string Tuner::sandboxRun(ModuleOp work) {
     work->print(os);
   }
   std::string lower = "--vibegemm-lower-to-ptx=target=" + target;
+  if (programmaticLaunch)
+    lower += " programmatic-launch=true";
   llvm::StringRef args[] = {
       *tool, input, "--vibegemm-apply-schedules=expensive-checks=true",
       lower, "-o",  "/dev/null"};
@@ -447,7 +449,7 @@ Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
     applyOptions.expensiveChecks = true; // the script is untrusted
     apply.addPass(createVibeGemmApplySchedulesPass(applyOptions));
     PassManager lower(&ctx, ModuleOp::getOperationName());
-    buildLowerToPTXPipeline(lower, target);
+    buildLowerToPTXPipeline(lower, target, /*optLevel=*/3, programmaticLaunch);
     bool untrusted = candidate.source != "builtin";
     if (failed(attachSchedule(copy, script)))
       status = CandidateStatus::ParseError;

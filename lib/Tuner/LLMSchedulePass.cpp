@@ -259,7 +259,7 @@ LogicalResult Tuner::run(ModuleOp module,
 
   OpPassManager back(ModuleOp::getOperationName());
   back.addPass(createVibeGemmApplySchedulesPass());
-  buildLowerToPTXPipeline(back, target);
+  buildLowerToPTXPipeline(back, target, /*optLevel=*/3, programmaticLaunch);
   if (failed(runPipeline(back, module)))
     return failure();
 
@@ -376,6 +376,7 @@ public:
     o.target = target;
     o.artifactsDir = artifactsDir;
     o.keepCandidates = keepCandidates;
+    o.programmaticLaunch = programmaticLaunch;
     o.db = db;
     o.ptxas = ptxas;
     o.runner = runner;

@@ -119,7 +119,7 @@ struct TunerOptions {
   unsigned rounds = 3, candidates = 4, sandboxTimeout = 60;
   unsigned llmConcurrency = 4, tuneDispatches = 8, jobs = 0;
   int64_t tokenBudget = 0;
-  bool keepCandidates = false;
+  bool keepCandidates = false, programmaticLaunch = false;
   double measureTimeout = 60, llmTimeout = 120;
   /// "I/N": tune only the dispatches of shard I (LLMSchedulePass.cpp).
   std::string shard;

@@ -106,7 +106,7 @@ def cmd_compile(args):
     def one(p):
         rec = vibegemm_side.compile_problem(
             p, problems.mlir(p), os.path.join(args.out, p.name), opt, args.timeout,
-            args.target, args.f32_precision)
+            args.target, args.f32_precision, args.programmatic_launch)
         extra = f": {rec.get('first_error')}" if rec["status"] != "ok" else f" -> {rec.get('plan')}"
         log(f"{p.name}: {rec['status']} in {rec['seconds']:.1f} s{extra}")
         return rec
@@ -272,6 +272,9 @@ def main(argv=None):
     c.add_argument("--f32-precision", default="ieee", choices=["ieee", "tf32", "3xtf32"],
                    help="what f32 GEMMs may use (default ieee; TF32 changes accuracy, "
                         "and vibegemm-run then races cuBLAS in TF32)")
+    c.add_argument("--programmatic-launch", action="store_true",
+                   help="kernels of a plan overlap the one before them "
+                        "(llm-schedule's programmatic-launch; not yet timed)")
     c.set_defaults(fn=cmd_compile)
 
     r = sub.add_parser("run", help="time vibegemm, cuBLAS, eager, torch.compile, max-autotune (GPU)")

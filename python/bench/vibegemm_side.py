@@ -85,7 +85,7 @@ def find_plan(artifacts, function):
 
 
 def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout, target="sm_90a",
-                    f32_precision="ieee"):
+                    f32_precision="ieee", programmatic_launch=False):
     """Write ``pdir``/input.mlir, compile it, write and return compile.json."""
     os.makedirs(pdir, exist_ok=True)
     src = os.path.join(pdir, "input.mlir")
@@ -102,7 +102,8 @@ def compile_problem(p, mlir_text, pdir, vibegemm_opt, timeout, target="sm_90a",
         os.remove(out)
     cmd = [vibegemm_opt,
            f"--llm-schedule=artifacts-dir={artifacts} measure=off target={target}"
-           + (f" f32-precision={f32_precision}" if f32_precision != "ieee" else ""),
+           + (f" f32-precision={f32_precision}" if f32_precision != "ieee" else "")
+           + (" programmatic-launch=true" if programmatic_launch else ""),
            src, "-o", out]
     rec = {"problem": p.name, "command": shlex.join(cmd), "timeout_s": timeout}
     t0 = time.monotonic()

@@ -117,6 +117,8 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
   expectError("\"grid\": [1, 1, 1]",
               "\"grid\": [1, 1, 1], \"cluster\": [1, 0, 1]",
               "\"cluster\" entries must be positive");
+  expectError("\"grid\": [1, 1, 1]", "\"grid\": [1, 1, 1], \"programmatic\": 1",
+              "\"programmatic\" must be true or false");
   expectError("[4, 8], \"dtype\": \"bf16\"", "[4, 8], \"dtype\": \"f8\"",
               "unknown \"dtype\"");
   expectError("\"bytes\": 64", "\"bytes\": -1", "scratch needs");
@@ -154,6 +156,20 @@ TEST_F(PlanTest, ReadsClusterShapes) {
   llvm::Expected<Plan> plain = parse(kGood);
   ASSERT_TRUE(static_cast<bool>(plain));
   EXPECT_FALSE(plain->launches[0].clustered());
+}
+
+TEST_F(PlanTest, ReadsProgrammaticLaunches) {
+  std::string text = kGood;
+  std::string from = "\"grid\": [1, 1, 1]";
+  text.replace(text.find(from), from.size(),
+               "\"grid\": [1, 1, 1], \"programmatic\": true");
+  llvm::Expected<Plan> plan = parse(text);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  EXPECT_TRUE(plan->launches[0].programmatic);
+  // Without the field: a plain launch.
+  llvm::Expected<Plan> plain = parse(kGood);
+  ASSERT_TRUE(static_cast<bool>(plain));
+  EXPECT_FALSE(plain->launches[0].programmatic);
 }
 
 TEST_F(PlanTest, ReadsF32PrecisionAndItsTolerance) {

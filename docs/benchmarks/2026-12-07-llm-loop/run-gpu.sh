@@ -5,8 +5,10 @@
 # by utils/llm/replay-provider.py; prompts with no recorded reply are kept
 # in OUT/unanswered for a stand-in to answer before the next call.
 # STEP=ab: the built-in plans before (build/gpu/ab-a) and after
-# (build/gpu/ab-b) this change, timed alternately beside cuBLAS and eager.
-# Usage: STEP=loop|ab run-gpu.sh OUT
+# (build/gpu/ab-b) the decode policy change, timed alternately beside cuBLAS
+# and eager. STEP=pdl: the after plans against the same with programmatic
+# launches (build/gpu/pdl). prepare.sh compiles the plans.
+# Usage: STEP=loop|ab|pdl run-gpu.sh OUT
 set -uo pipefail
 out=${1:?output directory}
 here=docs/benchmarks/2026-12-07-llm-loop
@@ -23,13 +25,17 @@ loop)
     -o "$out/loop.out.mlir" 2> "$out/loop.err"
   echo "vibegemm-opt rc=$?" >> "$out/loop.err"
   python3 "$here/tabulate.py" "$out/art/report.json" > "$out/table.md" ;;
-ab)
+ab|pdl)
+  second=a
+  [ "$STEP" = pdl ] && second=pdl
   for round in 1 2; do
-    for v in a b; do
-      python3 python/bench/bench.py run --out "build/gpu/ab-$v" --dtypes bf16 \
+    for v in b $second; do
+      dir=build/gpu/ab-$v
+      [ "$v" = pdl ] && dir=build/gpu/pdl
+      python3 python/bench/bench.py run --out "$dir" --dtypes bf16 \
         --vibegemm-run build/bin/vibegemm-run --no-compile-torch --run-timeout 60 \
         > "$out/run-$v-$round.log" 2>&1
-      cp "build/gpu/ab-$v/results.json" "$out/results-$v-$round.json"
+      cp "$dir/results.json" "$out/results-$v-$round.json"
     done
   done ;;
 esac

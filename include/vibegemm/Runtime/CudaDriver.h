@@ -31,8 +31,8 @@ struct alignas(64) CUtensorMap {
   unsigned long long opaque[16];
 };
 
-/// cuLaunchKernelEx's configuration, laid out as cuda.h declares it; only
-/// the cluster-shape attribute is used.
+/// cuLaunchKernelEx's configuration, laid out as cuda.h declares it; the
+/// cluster shape and programmatic stream serialization are used.
 struct CUlaunchAttribute {
   int id;
   char pad[8 - sizeof(int)];
@@ -41,6 +41,7 @@ struct CUlaunchAttribute {
     struct {
       unsigned x, y, z;
     } clusterDim;
+    int programmaticStreamSerializationAllowed;
   } value;
 };
 struct CUlaunchConfig {
@@ -67,6 +68,7 @@ inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 inline constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+inline constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 
 /// The driver entry points the runtime calls, resolved from libcuda.so.1.
 struct Driver {

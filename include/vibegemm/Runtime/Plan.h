@@ -87,6 +87,9 @@ struct PlanLaunch {
   unsigned cluster[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
   bool clustered() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
+  /// The kernel waits for the grid before it at entry, so it may be
+  /// launched with programmatic stream serialization.
+  bool programmatic = false;
   std::vector<PlanArg> args;
 };
 

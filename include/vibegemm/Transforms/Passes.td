@@ -91,6 +91,10 @@ def VibeGemmCompilePass : Pass<"vibegemm-compile", "::mlir::ModuleOp"> {
            "Tuning spec file to read schedules from instead">,
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "GPU architecture (sm_80, sm_90, sm_90a)">,
+    Option<"programmaticLaunch", "programmatic-launch", "bool",
+           /*default=*/"false",
+           "Let each kernel launch start while the one before it ends "
+           "(vibegemm-programmatic-launch; sm_90 and later; not yet timed)">,
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
            "LLVM optimisation level for device code">,
     ListOption<"bucketSizes", "bucket-sizes", "int64_t",
@@ -555,6 +559,27 @@ def VibeGemmMergeKernelsPerDispatchPass
     a clashing one is renamed first. Emptied modules are erased.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def VibeGemmProgrammaticLaunchPass
+    : Pass<"vibegemm-programmatic-launch", "::mlir::ModuleOp"> {
+  let summary = "Let each kernel launch start while the one before it ends";
+  let description = [{
+    Hopper's programmatic dependent launch: every kernel a host function
+    launches first waits for the grids before it (`griddepcontrol.wait`:
+    they have completed and their memory is visible) and then lets the
+    next launch be scheduled (`griddepcontrol.launch_dependents`); each
+    `gpu.launch_func` gets `vibegemm.programmatic`, which the launch plan
+    writes as `"programmatic": true` and the runtime turns into the launch
+    attribute. A dependent's blocks are then resident and waiting as the
+    grid before it drains (split-K's combine behind its partial GEMM, a
+    chain of generic kernels), instead of being launched after it. The
+    wait comes before anything else a kernel does, so no read or write
+    can overtake the grid before it; launched without the attribute, both
+    instructions do nothing. sm_90 and later only (the pipeline adds the
+    pass for targets with clusters).
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def VibeGemmExternDynamicSharedMemoryPass

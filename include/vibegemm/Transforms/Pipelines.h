@@ -24,6 +24,11 @@ struct LowerToPTXOptions : public PassPipelineOptions<LowerToPTXOptions> {
       *this, "opt-level",
       llvm::cl::desc("LLVM optimisation level for device code"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> programmaticLaunch{
+      *this, "programmatic-launch",
+      llvm::cl::desc("Let each kernel launch start while the one before it "
+                     "ends (vibegemm-programmatic-launch; sm_90 and later)"),
+      llvm::cl::init(false)};
 };
 
 /// The module-wide bufferization that follows the scripts: function
@@ -33,7 +38,8 @@ void addModuleBufferizationPasses(OpPassManager &pm);
 /// `vibegemm-lower-to-ptx`: scheduled IR (dispatches holding gpu.launch ops)
 /// to host code with gpu.launch_func and one gpu.binary of PTX per dispatch.
 void buildLowerToPTXPipeline(OpPassManager &pm, StringRef target,
-                             unsigned optLevel = 3);
+                             unsigned optLevel = 3,
+                             bool programmaticLaunch = false);
 void buildLowerToPTXPipeline(OpPassManager &pm,
                              const LowerToPTXOptions &options);
 

@@ -119,6 +119,10 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     Option<"measureTimeout", "measure-timeout", "double", /*default=*/"60",
            "Seconds one GPU step of a measurement may take before the "
            "candidate is a timeout">,
+    Option<"programmaticLaunch", "programmatic-launch", "bool",
+           /*default=*/"false",
+           "Let each kernel launch start while the one before it ends "
+           "(vibegemm-programmatic-launch; sm_90 and later; not yet timed)">,
     Option<"sandboxTimeout", "sandbox-timeout", "unsigned", /*default=*/"60",
            "Seconds a child vibegemm-opt may take to apply and lower an "
            "untrusted (LLM or tuning-database) script before this process "
