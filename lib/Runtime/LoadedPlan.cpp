@@ -54,12 +54,13 @@ CUlaunchConfig launchConfig(Session &s, const PlanLaunch &launch,
 /// One kernel launch, in clusters where the plan says so (its PTX asks
 /// for the same shape with .reqnctapercluster, as Triton's num_ctas
 /// kernels do, which Triton launches the same way), and with programmatic
-/// stream serialization where its kernel waits for the grid before it (a
-/// driver without cuLaunchKernelEx launches it plainly: the wait then
-/// does nothing).
+/// stream serialization where its kernel waits for the grid before it and
+/// `mayOverlap` (not the plan's first launch; a driver without
+/// cuLaunchKernelEx launches it plainly: the wait then does nothing).
 CUresult launchOne(Session &s, CUfunction function, const PlanLaunch &launch,
-                   void **params) {
-  bool programmatic = launch.programmatic && s.d->cuLaunchKernelEx;
+                   void **params, bool mayOverlap) {
+  bool programmatic =
+      mayOverlap && launch.programmatic && s.d->cuLaunchKernelEx;
   if (!launch.clustered() && !programmatic)
     return s.d->cuLaunchKernel(function, launch.grid[0], launch.grid[1],
                                launch.grid[2], launch.block[0], launch.block[1],
@@ -142,8 +143,14 @@ json::Value LoadedPlan::maxActiveClusters(Session &s, size_t i) const {
   return count;
 }
 
+bool LoadedPlan::overlapsLaunches() const {
+  return llvm::any_of(plan->launches,
+                      [](const PlanLaunch &l) { return l.programmatic; });
+}
+
 CUresult LoadedPlan::enqueue(Session &s, const BufferSet &set,
                              CUevent *events) const {
+  bool overlaps = overlapsLaunches();
   for (const PlanBuffer &b : plan->buffers)
     if (b.kind == PlanBuffer::Kind::Scratch && b.zeroInit)
       if (CUresult r =
@@ -180,13 +187,17 @@ CUresult LoadedPlan::enqueue(Session &s, const BufferSet &set,
       }
       params[j] = &slots[j];
     }
-    if (events)
+    if (events && (i == 0 || !overlaps))
       s.d->cuEventRecord(events[i], s.stream);
-    if (CUresult r = launchOne(s, functions[i], launch, params.data()))
+    // The plan's first launch follows work outside the plan (an L2 flush,
+    // the previous run in a CUDA graph): it never overlaps it, so a
+    // plan's time stays its own.
+    if (CUresult r = launchOne(s, functions[i], launch, params.data(),
+                               /*mayOverlap=*/i > 0))
       return r;
   }
   if (events)
-    s.d->cuEventRecord(events[plan->launches.size()], s.stream);
+    s.d->cuEventRecord(events[overlaps ? 1 : plan->launches.size()], s.stream);
   return CUDA_SUCCESS;
 }
 

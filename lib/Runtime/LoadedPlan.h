@@ -48,9 +48,14 @@ struct LoadedPlan {
   llvm::json::Value maxActiveClusters(Session &s, size_t i) const;
 
   /// Queues the plan's launches; `events` (launches + 1, or null) brackets
-  /// each launch for per-kernel times.
+  /// each launch for per-kernel times. A plan with programmatic launches
+  /// takes two events, around the whole plan: an event between two
+  /// launches would keep the second from overlapping the first.
   cuda::CUresult enqueue(Session &s, const BufferSet &set,
                          cuda::CUevent *events) const;
+
+  /// Whether any launch overlaps the one before it (plan "programmatic").
+  bool overlapsLaunches() const;
 };
 
 } // namespace mlir::vibegemm::runtime::detail

@@ -116,7 +116,8 @@ Outcome Run::go(json::Object &result) {
   if (opts.time) {
     lap("timing");
     Timing t;
-    size_t launches = plan.launches.size();
+    // Overlapping launches are timed as one: see LoadedPlan::enqueue.
+    size_t launches = mainPlan.overlapsLaunches() ? 1 : plan.launches.size();
     Outcome o = timeRuns(
         session, mem, opts, launches, plan.workingSetBytes(),
         [&](int set, CUevent *ev) {
@@ -127,6 +128,8 @@ Outcome Run::go(json::Object &result) {
       return o;
     result["time_ms"] = t.medianMs;
     result["timing"] = timingJson(t);
+    if (mainPlan.overlapsLaunches())
+      t.launchMedianMs.clear(); // one time for the whole plan: no per-kernel
     json::Array perLaunch;
     for (auto [i, launch] : llvm::enumerate(plan.launches))
       perLaunch.push_back(json::Object{

@@ -191,7 +191,8 @@ int64_t threadsFor(int64_t extent, int64_t vector, int64_t perThread) {
 /// output per block (two for 16-bit inputs), the block's threads splitting
 /// K, so the matrix streams from HBM at full width. Any of f16, bf16 and
 /// f32.
-std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p) {
+std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p,
+                                                    const TargetInfo &target) {
   bool sameInputs =
       p.lhsType == p.rhsType &&
       (p.lhsType.isF16() || p.lhsType.isBF16() || p.lhsType.isF32());
@@ -207,13 +208,6 @@ std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   t.warpsM = t.warpsN = 0;
   t.stages = 0;
   t.threads = threadsFor(p.k, 128 / p.lhsType.getIntOrFloatBitWidth(), 4);
-  // 16-bit inputs take at most 512 threads: a stand-in LLM's script took
-  // 1x3584x18944 (B [N, K]) from 65 to 49 us on an H100 with 512 where
-  // this chose 1024 (docs/benchmarks/2026-12-07-tuning-at-scale), and the
-  // bf16 matvec ran 29.0 -> 28.6 us with 512. A 1024-thread block holds an
-  // SM alone. f32 ran at its floor with 1024 (h200-2026-12-04-sustained).
-  if (p.lhsType.getIntOrFloatBitWidth() == 16)
-    t.threads = std::min<int64_t>(t.threads, 512);
   // Each block reads the whole vector again from L2. Two rows a block
   // share those loads (256x131072 bf16: 134 -> 101 MB through L2) and ran
   // 29.0 -> 26.2 us on an H100 in three races (cuBLAS 31.2;
@@ -221,6 +215,15 @@ std::optional<KernelTiling> chooseBlockReduceTiling(const GemmProblem &p) {
   // already (h200-2026-12-04-sustained): there the pair only races.
   if (p.lhsType.getIntOrFloatBitWidth() == 16 && matrixRows(p) % 2 == 0)
     matrixRowTile(p, t) = 2;
+  // 16-bit inputs over more than two blocks an SM take at most 512
+  // threads, as a 1024-thread block holds an SM alone: a stand-in LLM's
+  // script took 1x3584x18944 (B [N, K], 1792 blocks) from 65 to 49 us on
+  // an H100 with 512 where this chose 1024
+  // (docs/benchmarks/2026-12-07-tuning-at-scale). The matvec's 128 blocks
+  // keep 1024 (its measured choice); f32 ran at its floor with 1024.
+  int64_t blocks = matrixRows(p) / (t.blockM * t.blockN);
+  if (p.lhsType.getIntOrFloatBitWidth() == 16 && blocks > 2 * target.smCount)
+    t.threads = std::min<int64_t>(t.threads, 512);
   return t;
 }
 
@@ -615,7 +618,7 @@ SimtTiling vibegemm::chooseSimtTiling(const GemmProblem &problem,
     t.kernel = chooseFp8Tiling(problem, target);
     return t;
   }
-  t.kernel = chooseBlockReduceTiling(problem);
+  t.kernel = chooseBlockReduceTiling(problem, target);
   if (!t.kernel)
     t.kernel = chooseTensorCoreTiling(problem, target);
   if (!t.kernel)

@@ -111,27 +111,27 @@ vibegemm::alternativeTilings(const GemmProblem &problem,
                              const TargetInfo &target) {
   const std::optional<KernelTiling> &t = chosen.kernel;
   // The matvec's choice pairs rows for 16-bit inputs (one row a block
-  // races it); otherwise the other of 512 and 1024 threads and the pair
-  // race one row (1024 threads take 34 registers, ptxas, bf16, so one block
-  // holds an SM; 512 threads: 29.0 -> 28.6 us on an H100; 256 threads ran
-  // 36.4).
+  // races it), f32's one row races the pair; either way the other of 512
+  // and 1024 threads races too (1024 threads take 34 registers, ptxas,
+  // bf16, so one block holds an SM; one row of 512 threads: 29.0 -> 28.6
+  // us on an H100; 256 threads ran 36.4).
   if (t && t->path == KernelPath::BlockReduce) {
     auto withRows = [&](int64_t rows) {
       SimtTiling v = chosen;
       matrixRowTile(problem, *v.kernel) = rows;
       return v;
     };
-    if (t->blockM * t->blockN == 2)
-      return {{"rows-1", withRows(1)}};
     llvm::SmallVector<TilingVariant, 4> variants;
-    // 512 and 1024 threads race each other; a shorter K has nothing to race.
+    if (t->blockM * t->blockN == 2)
+      variants.push_back({"rows-1", withRows(1)});
+    // A shorter K has no other thread count to race.
     if (t->threads >= 512) {
       SimtTiling other = chosen;
       bool wider = t->threads == 512;
       other.kernel->threads = wider ? 1024 : 512;
       variants.push_back({wider ? "threads-1024" : "threads-512", other});
     }
-    if (matrixRows(problem) % 2 == 0)
+    if (t->blockM * t->blockN == 1 && matrixRows(problem) % 2 == 0)
       variants.push_back({"rows-2", withRows(2)});
     return variants;
   }

@@ -9,6 +9,7 @@
 #include "vibegemm/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -38,9 +39,15 @@ struct ProgrammaticLaunchPass
       launch->setAttr("vibegemm.programmatic", UnitAttr::get(&getContext()));
       if (!waiting.insert(kernel).second)
         return WalkResult::advance();
+      // The wait as inline PTX with a memory clobber: LLVM's intrinsic
+      // touches no memory, so a load it may treat as invariant could be
+      // hoisted above it; the clobber keeps every access after it.
       OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
-      b.create<NVVM::GriddepcontrolOp>(kernel.getLoc(),
-                                       NVVM::GridDepActionKind::wait);
+      b.create<LLVM::InlineAsmOp>(
+          kernel.getLoc(), TypeRange{}, ValueRange{}, "griddepcontrol.wait;",
+          "~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr{},
+          ArrayAttr{});
       b.create<NVVM::GriddepcontrolOp>(
           kernel.getLoc(), NVVM::GridDepActionKind::launch_dependents);
       return WalkResult::advance();

@@ -2,7 +2,8 @@
 // stored [N, K]) that a stand-in LLM's measured scripts changed
 // (docs/benchmarks/2026-12-07-tuning-at-scale): 32-row mma.sync tiles take
 // K steps of 64, 32x128 tiles with four warps along N where N gives four
-// waves of them, and block-reduce GEMMs at most 512 threads.
+// waves of them, and block-reduce GEMMs over more than two blocks an SM
+// at most 512 threads.
 // RUN: vibegemm-opt %s --split-input-file --vibegemm-form-dispatches --vibegemm-builtin-schedule | FileCheck %s
 
 // Qwen2.5-7B's head at 32 tokens: 1188 tiles of 32x128, four waves and more.
@@ -44,7 +45,7 @@ func.func @up_m32(%x: tensor<32x3584xbf16>, %w: tensor<18944x3584xbf16>) -> tens
 // -----
 
 // The down projection at one token: K = 18944 would ask for 1024 threads;
-// the block takes 512.
+// over 1792 blocks of two rows the block takes 512.
 // CHECK-LABEL: transform.named_sequence @down_m1_d0(
 // CHECK: transform.tune.knob<"block_n"> = 2
 // CHECK: transform.vibegemm.gemm_to_block_reduce %{{.*}} {threads = 512 : i64}

@@ -143,13 +143,14 @@ func.func @c3_bf16(%a: tensor<8205x5921xbf16>, %b: tensor<5921x2949xbf16>) -> te
 // -----
 
 // Matrix-vector (N = 1): no tensor cores; two output rows per block
-// (sharing the vector's loads), 512 threads (the cap) splitting K = 131072.
+// (sharing the vector's loads), 1024 threads splitting K = 131072 (128
+// blocks: too few for the 512-thread cap).
 // CHECK-LABEL: transform.named_sequence @c4_bf16_d0(
 // CHECK-NOT: gemm_to_mma_sync
 // CHECK: transform.tune.knob<"block_m"> = 2 : i64 from options = [1, 2]
 // CHECK: transform.tune.knob<"block_n"> = 1 : i64 from options = [1, 2]
 // CHECK-NOT: map_nested_forall_to_threads
-// CHECK: transform.vibegemm.gemm_to_block_reduce %{{.*}} {threads = 512 : i64}
+// CHECK: transform.vibegemm.gemm_to_block_reduce %{{.*}} {threads = 1024 : i64}
 #id = affine_map<(m, n) -> (m, n)>
 func.func @c4_bf16(%a: tensor<256x131072xbf16>, %b: tensor<131072x1xbf16>) -> tensor<256x1xbf16> {
   %zero = arith.constant 0.0 : f32

@@ -5,13 +5,13 @@
 
 // CHECK-LABEL: gpu.module @d_kernels
 // CHECK: gpu.func @d_kernel_0(%{{.*}}: memref<64xf32>) kernel
-// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: llvm.inline_asm has_side_effects "griddepcontrol.wait;", "~{memory}"
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
-// CHECK-NOT: nvvm.griddepcontrol
+// CHECK-NOT: griddepcontrol
 // CHECK: gpu.func @d_kernel_1(%{{.*}}: memref<64xf32>) kernel
-// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: llvm.inline_asm has_side_effects "griddepcontrol.wait;", "~{memory}"
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
-// CHECK-NOT: nvvm.griddepcontrol
+// CHECK-NOT: griddepcontrol
 // CHECK-LABEL: func.func @d(
 // CHECK: gpu.launch_func @d_kernels::@d_kernel_0 {{.*}} {vibegemm.programmatic}
 // CHECK: gpu.launch_func @d_kernels::@d_kernel_1 {{.*}} {vibegemm.programmatic}

@@ -135,13 +135,16 @@ TEST(AlternativeTilings, PairedRowsForTheMatvec) {
   ASSERT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::BlockReduce);
   EXPECT_EQ(chosen.kernel->blockM, 2);
   EXPECT_EQ(chosen.kernel->blockN, 1);
-  // 16-bit inputs cap the block at 512 threads.
-  EXPECT_EQ(chosen.kernel->threads, 512);
+  // 128 blocks: no cap on the threads; 512 races them.
+  EXPECT_EQ(chosen.kernel->threads, 1024);
   llvm::SmallVector<TilingVariant, 4> variants =
       alternativeTilings(p, chosen, hopper());
-  ASSERT_EQ(names(variants), (std::vector<std::string>{"rows-1"}));
+  ASSERT_EQ(names(variants),
+            (std::vector<std::string>{"rows-1", "threads-512"}));
   EXPECT_EQ(variants[0].tiling.kernel->blockM, 1);
-  EXPECT_EQ(variants[0].tiling.kernel->threads, 512);
+  EXPECT_EQ(variants[0].tiling.kernel->threads, 1024);
+  EXPECT_EQ(variants[1].tiling.kernel->blockM, 2);
+  EXPECT_EQ(variants[1].tiling.kernel->threads, 512);
   // f32 (at its memory floor with one row a block of 1024 threads): 512
   // threads and the pair race the choice.
   GemmProblem f32 = problem(ctx, 256, 1, 131072, /*bf16=*/false);
@@ -168,19 +171,19 @@ TEST(AlternativeTilings, PairedRowsForTheMatvec) {
   ASSERT_TRUE(odd.kernel && odd.kernel->path == KernelPath::BlockReduce);
   EXPECT_EQ(odd.kernel->blockN, 1);
   EXPECT_TRUE(alternativeTilings(row, odd, hopper()).empty());
-  // A long K over 16-bit rows (decode's down projection, 1x3584x18944):
-  // capped at 512 threads, and 1024 races it.
+  // A long K over 16-bit rows in 1792 blocks (decode's down projection,
+  // 1x3584x18944): capped at 512 threads, and 1024 races it.
   GemmProblem down = problem(ctx, 1, 3584, 18944);
   down.transposeB = true;
   SimtTiling capped = chooseSimtTiling(down, hopper());
   ASSERT_TRUE(capped.kernel && capped.kernel->path == KernelPath::BlockReduce);
   EXPECT_EQ(capped.kernel->blockN, 2);
   EXPECT_EQ(capped.kernel->threads, 512);
-  capped.kernel->blockN = 1; // one row a block: the general races
   variants = alternativeTilings(down, capped, hopper());
   ASSERT_EQ(names(variants),
-            (std::vector<std::string>{"threads-1024", "rows-2"}));
-  EXPECT_EQ(variants[0].tiling.kernel->threads, 1024);
+            (std::vector<std::string>{"rows-1", "threads-1024"}));
+  EXPECT_EQ(variants[1].tiling.kernel->threads, 1024);
+  EXPECT_EQ(variants[1].tiling.kernel->blockN, 2);
 }
 
 TEST(AlternativeTilings, WiderSplitTileForHugeK) {

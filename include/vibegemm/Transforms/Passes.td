@@ -566,7 +566,8 @@ def VibeGemmProgrammaticLaunchPass
   let summary = "Let each kernel launch start while the one before it ends";
   let description = [{
     Hopper's programmatic dependent launch: every kernel a host function
-    launches first waits for the grids before it (`griddepcontrol.wait`:
+    launches first waits for the grids before it (`griddepcontrol.wait`,
+    as inline PTX with a memory clobber so no load is hoisted above it:
     they have completed and their memory is visible) and then lets the
     next launch be scheduled (`griddepcontrol.launch_dependents`); each
     `gpu.launch_func` gets `vibegemm.programmatic`, which the launch plan
@@ -579,7 +580,8 @@ def VibeGemmProgrammaticLaunchPass
     instructions do nothing. sm_90 and later only (the pipeline adds the
     pass for targets with clusters).
   }];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def VibeGemmExternDynamicSharedMemoryPass
