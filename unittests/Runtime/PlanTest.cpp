@@ -37,6 +37,9 @@ protected:
     return parsePlan(*doc, planPath);
   }
 
+  /// kGood with its launch's grid written as `grid` (which may add fields).
+  llvm::Expected<Plan> parseWithGrid(llvm::StringRef grid);
+
   /// `text` read for `sizes` is refused with an error containing `message`.
   void expectError(const std::string &text, const SizeBindings &sizes,
                    llvm::StringRef message) {
@@ -69,6 +72,13 @@ constexpr const char *kGood = R"({
                 "a": "arg0", "b": "arg1", "c": "res0",
                 "transpose_a": false, "transpose_b": false}
 })";
+
+llvm::Expected<Plan> PlanTest::parseWithGrid(llvm::StringRef grid) {
+  std::string text = kGood;
+  std::string from = "\"grid\": [1, 1, 1]";
+  text.replace(text.find(from), from.size(), grid.str());
+  return parse(text);
+}
 
 } // namespace
 
@@ -143,11 +153,8 @@ TEST_F(PlanTest, RefusesWhatItCannotTrust) {
 }
 
 TEST_F(PlanTest, ReadsClusterShapes) {
-  std::string text = kGood;
-  std::string from = "\"grid\": [1, 1, 1]";
-  text.replace(text.find(from), from.size(),
-               "\"grid\": [4, 8, 1], \"cluster\": [1, 2, 1]");
-  llvm::Expected<Plan> plan = parse(text);
+  llvm::Expected<Plan> plan =
+      parseWithGrid("\"grid\": [4, 8, 1], \"cluster\": [1, 2, 1]");
   ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
   const PlanLaunch &launch = plan->launches[0];
   EXPECT_TRUE(launch.clustered());
@@ -159,11 +166,8 @@ TEST_F(PlanTest, ReadsClusterShapes) {
 }
 
 TEST_F(PlanTest, ReadsProgrammaticLaunches) {
-  std::string text = kGood;
-  std::string from = "\"grid\": [1, 1, 1]";
-  text.replace(text.find(from), from.size(),
-               "\"grid\": [1, 1, 1], \"programmatic\": true");
-  llvm::Expected<Plan> plan = parse(text);
+  llvm::Expected<Plan> plan =
+      parseWithGrid("\"grid\": [1, 1, 1], \"programmatic\": true");
   ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
   EXPECT_TRUE(plan->launches[0].programmatic);
   // Without the field: a plain launch.
