@@ -72,6 +72,10 @@ json::Object Candidate::toJson() const {
     o["completion_tokens"] = *completionTokens;
   if (scriptHash)
     o["script_hash"] = *scriptHash;
+  if (kernelHash)
+    o["kernel_hash"] = *kernelHash;
+  if (measuredInRun)
+    o["measured_in_run"] = *measuredInRun;
   if (evaluated) {
     o["time_ms"] = orNull(timeMs);
     o["tflops"] = orNull(tflops);
@@ -112,6 +116,7 @@ CandidateRow Candidate::toRow(std::string script) const {
   row.status = stringifyCandidateStatus(status).str();
   row.diagnostic = diagnostic;
   row.scriptHash = scriptHash.value_or("");
+  row.kernelHash = kernelHash.value_or("");
   row.script = std::move(script);
   row.timeMs = timeMs;
   row.estimatedMs = estimatedMs;

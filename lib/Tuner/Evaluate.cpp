@@ -31,6 +31,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 
@@ -352,6 +353,37 @@ void Tuner::addReferencePlan(json::Object &plan, const std::string &name,
       formatJson(json::Value(json::Object(refPlan->second)));
 }
 
+/// What identifies the kernel a GPU runs: its PTX and its launch plan
+/// (grid, launch mode, buffers), hashed as the tuning database keys it.
+static std::string kernelHash(StringRef ptx, const json::Object &plan) {
+  std::string text =
+      ptx.str() + "\n" + formatJson(json::Value(json::Object(plan)));
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return s;
+}
+
+/// reuse-measurements: gives `candidate` the verified time the tuning
+/// database holds for its kernel on this GPU, if any, and says whether it
+/// did. The built-in schedule always runs, since it times cuBLAS.
+bool Tuner::reuseMeasured(const DispatchRecord &record, Candidate &candidate) {
+  if (!reuseMeasurements || !measurement.enabled || !tuningDB ||
+      candidate.source == "builtin" || !candidate.kernelHash)
+    return false;
+  std::optional<vibegemm::TuningDB::PastResult> past =
+      tuningDB->pastMeasurement(record.signature, target, measurement.device,
+                                vibegemm::kSustainedClockTiming,
+                                *candidate.kernelHash);
+  if (!past)
+    return false;
+  candidate.timeMs = past->timeMs;
+  candidate.tflops = past->tflops;
+  candidate.timing = "measured";
+  candidate.measuredInRun = past->runId;
+  return true;
+}
+
 /// Checks, applies, lowers and (where possible) measures one script on a
 /// copy of `dispatch`; returns `candidate` filled in as a report entry.
 /// Applies and lowers `work` (a dispatch and its schedule) in a child
@@ -519,6 +551,9 @@ Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
   }
   candidate.dynamicSharedBytes = dynamicSharedBytes(*plan);
   candidate.estimatedMs = staticEstimateMs(roofline, *plan, kernels, *info);
+  candidate.kernelHash = kernelHash(ptx, *plan);
+  if (reuseMeasured(record, candidate))
+    return std::move(candidate);
   bool keep = keepCandidates && !artifactsDir.empty();
   if (measurement.enabled || keep) {
     std::map<std::string, std::string> files;

@@ -377,6 +377,7 @@ public:
     o.artifactsDir = artifactsDir;
     o.keepCandidates = keepCandidates;
     o.programmaticLaunch = programmaticLaunch;
+    o.reuseMeasurements = reuseMeasurements;
     o.db = db;
     o.ptxas = ptxas;
     o.runner = runner;

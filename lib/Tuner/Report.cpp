@@ -182,6 +182,9 @@ static std::string timingProtocol(const std::vector<Candidate> &candidates) {
     if (!c.timeMs)
       continue;
     timed = true;
+    // Reused only from a run under this build's protocol.
+    if (c.measuredInRun)
+      continue;
     const json::Object *m = c.measurement ? &*c.measurement : nullptr;
     const json::Object *t = m ? m->getObject("timing") : nullptr;
     if (!t || !t->getString("sustained"))

@@ -120,6 +120,7 @@ struct TunerOptions {
   unsigned llmConcurrency = 4, tuneDispatches = 8, jobs = 0;
   int64_t tokenBudget = 0;
   bool keepCandidates = false, programmaticLaunch = false;
+  bool reuseMeasurements = true;
   double measureTimeout = 60, llmTimeout = 120;
   /// "I/N": tune only the dispatches of shard I (LLMSchedulePass.cpp).
   std::string shard;
@@ -195,6 +196,7 @@ private:
   std::string sandboxRun(ModuleOp work);
   Candidate evaluateScript(const DispatchRecord &record, llvm::StringRef script,
                            Candidate candidate);
+  bool reuseMeasured(const DispatchRecord &record, Candidate &candidate);
   void keepCandidateFiles(Candidate &candidate, const DispatchRecord &record,
                           const std::map<std::string, std::string> &files);
 

@@ -89,6 +89,12 @@ constexpr const char *kMigrations[] = {
       ALTER TABLE winners_v4 RENAME TO winners;
       CREATE INDEX IF NOT EXISTS winners_by_target
         ON winners(target, toolchain);)sql",
+    // 4 -> 5: a hash of what the GPU ran (the PTX and the launch plan), so
+    // a kernel measured before is not measured again (`pastMeasurement`).
+    R"sql(
+      ALTER TABLE candidates ADD COLUMN kernel_hash TEXT;
+      CREATE INDEX IF NOT EXISTS candidates_by_kernel
+        ON candidates(kernel_hash);)sql",
 };
 static_assert(std::size(kMigrations) == TuningDB::kSchemaVersion,
               "one migration per schema version");
@@ -425,7 +431,8 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
           db, "INSERT INTO candidates(run_id, idx, source, round, status, "
               "diagnostic, script_hash, script, time_ms, estimated_ms, "
               "tflops, registers, spill_bytes, shared_bytes, "
-              "device_ordinal) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+              "device_ordinal, kernel_hash) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
       rc != SQLITE_OK)
     return rc;
   for (const CandidateRow &c : run.candidates) {
@@ -445,6 +452,7 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
     s.bind(13, c.spillBytes);
     s.bind(14, c.sharedBytes);
     s.bind(15, c.deviceOrdinal);
+    s.bindOrNull(16, c.kernelHash);
     if (int rc = sqlite3_step(s.stmt); rc != SQLITE_DONE)
       return rc;
   }
@@ -535,6 +543,33 @@ TuningDB::pastResult(const std::string &signature, const std::string &target,
   return past;
 }
 
+std::optional<TuningDB::PastResult>
+TuningDB::pastMeasurement(const std::string &signature,
+                          const std::string &target, const std::string &device,
+                          const std::string &timing,
+                          const std::string &kernelHash) {
+  if (kernelHash.empty() || device.empty() || timing.empty())
+    return std::nullopt;
+  Statement s;
+  if (s.prepare(
+          db, "SELECT c.status, c.diagnostic, r.id, c.time_ms, "
+              "c.tflops FROM candidates c JOIN runs r ON c.run_id = r.id WHERE "
+              "r.signature=? AND r.target=? AND r.device=? AND "
+              "r.timing=? AND r.measured=1 AND c.kernel_hash=? AND "
+              "c.status='ok' AND c.time_ms IS NOT NULL "
+              "ORDER BY r.id DESC LIMIT 1") != SQLITE_OK)
+    return std::nullopt;
+  s.bind(1, signature);
+  s.bind(2, target);
+  s.bind(3, device);
+  s.bind(4, timing);
+  s.bind(5, kernelHash);
+  if (sqlite3_step(s.stmt) != SQLITE_ROW)
+    return std::nullopt;
+  return PastResult{s.text(0), s.text(1), s.real(3),
+                    sqlite3_column_int64(s.stmt, 2), s.real(4)};
+}
+
 llvm::Expected<std::vector<WinnerInfo>>
 TuningDB::listWinners(const WinnerFilter &filter) {
   Statement s;
@@ -585,7 +620,8 @@ TuningDB::runCandidates(int64_t runId) {
   const char *what = "tuning database: cannot read candidates";
   if (s.prepare(db, "SELECT idx, round, source, status, diagnostic, "
                     "script_hash, script, time_ms, estimated_ms, tflops, "
-                    "registers, spill_bytes, shared_bytes FROM candidates "
+                    "registers, spill_bytes, shared_bytes, device_ordinal, "
+                    "kernel_hash FROM candidates "
                     "WHERE run_id = ? ORDER BY idx") != SQLITE_OK)
     return sqlError(db, what);
   s.bind(1, std::optional<int64_t>(runId));
@@ -604,6 +640,8 @@ TuningDB::runCandidates(int64_t runId) {
     c.registers = s.integer(10);
     c.spillBytes = s.integer(11);
     c.sharedBytes = s.integer(12);
+    c.deviceOrdinal = s.integer(13);
+    c.kernelHash = s.text(14);
     return c;
   });
 }
@@ -717,10 +755,10 @@ llvm::Expected<MergeStats> TuningDB::merge(const std::string &otherPath) {
             db, "INSERT INTO main.candidates(run_id, idx, source, round, "
                 "status, diagnostic, script_hash, script, time_ms, "
                 "estimated_ms, tflops, registers, spill_bytes, shared_bytes, "
-                "device_ordinal) SELECT ?1, idx, source, round, status, "
-                "diagnostic, script_hash, script, time_ms, estimated_ms, "
-                "tflops, registers, spill_bytes, shared_bytes, device_ordinal "
-                "FROM other.candidates "
+                "device_ordinal, kernel_hash) SELECT ?1, idx, source, round, "
+                "status, diagnostic, script_hash, script, time_ms, "
+                "estimated_ms, tflops, registers, spill_bytes, shared_bytes, "
+                "device_ordinal, kernel_hash FROM other.candidates "
                 "WHERE run_id = ?2");
         rc != SQLITE_OK)
       return rc;

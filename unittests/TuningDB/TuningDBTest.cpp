@@ -677,7 +677,7 @@ TEST(TuningDBMerge, MigratesVersion3) {
   {
     auto db = openOrDie(path);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->schemaVersion(), 4);
+    EXPECT_EQ(db->schemaVersion(), TuningDB::kSchemaVersion);
     // The rows survive the rebuilt table; a NULL device becomes ''.
     EXPECT_EQ(winnersOf(*db), "nulldev  nulldev script 3.000000 estimated\n"
                               "sig  old script 2.500000 estimated\n");
@@ -967,6 +967,63 @@ TEST(TuningDBPastResult, GivesTheTimeOfAScriptThatRan) {
   ASSERT_FALSE(bool(db->record(estimated)));
   EXPECT_FALSE(
       db->pastResult("est", "sm_90", "22.1.8", "NVIDIA H200", "v", ran));
+}
+
+TEST(TuningDBPastMeasurement, FindsAVerifiedKernelByItsHash) {
+  TempDir dir;
+  std::unique_ptr<TuningDB> db = openOrDie(dir.file("t.db"));
+  ASSERT_TRUE(db);
+  TuningRun run = makeRun("sig", 1.0, /*measured=*/true, script("a"));
+  run.timing = kSustainedClockTiming;
+  CandidateRow llm;
+  llm.index = 1;
+  llm.source = "llm";
+  llm.round = 1;
+  llm.status = "ok";
+  llm.timeMs = 0.75;
+  llm.script = script("b");
+  llm.scriptHash = "s";
+  llm.kernelHash = "k";
+  run.candidates.push_back(llm);
+  CandidateRow wrong = llm;
+  wrong.index = 2;
+  wrong.status = "wrong-result";
+  wrong.timeMs = std::nullopt;
+  wrong.kernelHash = "bad";
+  run.candidates.push_back(wrong);
+  ASSERT_FALSE(bool(db->record(run)));
+
+  std::optional<TuningDB::PastResult> past = db->pastMeasurement(
+      "sig", "sm_90", "NVIDIA H200", kSustainedClockTiming, "k");
+  ASSERT_TRUE(past);
+  ASSERT_TRUE(past->timeMs);
+  EXPECT_DOUBLE_EQ(*past->timeMs, 0.75);
+  EXPECT_EQ(past->runId, 1);
+  // Read back with the run, and copied by a merge.
+  auto rows = db->runCandidates(1);
+  ASSERT_TRUE(bool(rows));
+  EXPECT_EQ((*rows)[1].kernelHash, "k");
+  EXPECT_EQ((*rows)[0].kernelHash, "");
+  // Only a verified time counts, on the same device, target, signature and
+  // timing protocol.
+  EXPECT_FALSE(db->pastMeasurement("sig", "sm_90", "NVIDIA H200",
+                                   kSustainedClockTiming, "bad"));
+  EXPECT_FALSE(db->pastMeasurement("sig", "sm_90", "NVIDIA H100 80GB HBM3",
+                                   kSustainedClockTiming, "k"));
+  EXPECT_FALSE(db->pastMeasurement("sig", "sm_90a", "NVIDIA H200",
+                                   kSustainedClockTiming, "k"));
+  EXPECT_FALSE(db->pastMeasurement("other", "sm_90", "NVIDIA H200",
+                                   kSustainedClockTiming, "k"));
+  EXPECT_FALSE(
+      db->pastMeasurement("sig", "sm_90", "NVIDIA H200", "boost", "k"));
+  EXPECT_FALSE(db->pastMeasurement("sig", "sm_90", "NVIDIA H200",
+                                   kSustainedClockTiming, ""));
+
+  std::unique_ptr<TuningDB> other = openOrDie(dir.file("other.db"));
+  ASSERT_TRUE(other);
+  ASSERT_TRUE(bool(other->merge(dir.file("t.db"))));
+  EXPECT_TRUE(other->pastMeasurement("sig", "sm_90", "NVIDIA H200",
+                                     kSustainedClockTiming, "k"));
 }
 
 } // namespace

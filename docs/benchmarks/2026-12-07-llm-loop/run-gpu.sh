@@ -3,7 +3,9 @@
 # .dist/vibegemm-libs.tar.xz). STEP=loop: the tuner on loop.mlir with
 # measure=on, 3 rounds of 4 candidates, the model answered from replies/
 # by utils/llm/replay-provider.py; prompts with no recorded reply are kept
-# in OUT/unanswered for a stand-in to answer before the next call.
+# in OUT/unanswered for a stand-in to answer before the next call. DB=FILE:
+# start from that tuning database (an earlier call's), whose verified
+# kernels are not run again (reuse-measurements).
 # STEP=ab: the built-in plans before (build/gpu/ab-a) and after
 # (build/gpu/ab-b) the decode policy change, timed alternately beside cuBLAS
 # and eager. STEP=pdl: the after plans against the same with programmatic
@@ -17,6 +19,7 @@ source utils/gpu/env.sh
 nvidia-smi -L > "$out/gpu.txt"
 case ${STEP:?loop or ab} in
 loop)
+  [ -n "${DB:-}" ] && cp "$DB" "$out/tuning.db"
   printf '#!/bin/sh\nexec python3 %s/utils/llm/replay-provider.py %s/%s/replies --log %s/requests.jsonl --record %s/unanswered\n' \
     "$PWD" "$PWD" "$here" "$PWD/$out" "$PWD/$out" > "$out/provider"
   chmod +x "$out/provider"

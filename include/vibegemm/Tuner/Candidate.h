@@ -58,6 +58,12 @@ struct Candidate {
   std::optional<bool> cached;
   std::optional<int64_t> promptTokens, cachedTokens, completionTokens;
   std::optional<std::string> scriptHash;
+  /// A hash of the PTX and launch plan it compiled to, which keys the
+  /// measurements the tuning database reuses.
+  std::optional<std::string> kernelHash;
+  /// The tuning run whose verified measurement of the same kernel gave
+  /// its time, where it was not run again (reuse-measurements).
+  std::optional<int64_t> measuredInRun;
 
   CandidateStatus status = CandidateStatus::Ok;
   std::string diagnostic;

@@ -123,6 +123,12 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            /*default=*/"false",
            "Let each kernel launch start while the one before it ends "
            "(vibegemm-programmatic-launch; sm_90 and later; not yet timed)">,
+    Option<"reuseMeasurements", "reuse-measurements", "bool",
+           /*default=*/"true",
+           "Take the verified time the tuning database holds for a kernel "
+           "(the same PTX and launch plan, on a GPU of the same name, under "
+           "the same timing protocol) instead of running it again; the "
+           "built-in schedule is always run, as it times cuBLAS">,
     Option<"sandboxTimeout", "sandbox-timeout", "unsigned", /*default=*/"60",
            "Seconds a child vibegemm-opt may take to apply and lower an "
            "untrusted (LLM or tuning-database) script before this process "

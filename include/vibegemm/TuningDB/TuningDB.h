@@ -31,6 +31,9 @@ struct CandidateRow {
   std::optional<int64_t> registers, spillBytes, sharedBytes;
   /// Which of the run's GPUs measured it (the report's `device.ordinal`).
   std::optional<int64_t> deviceOrdinal;
+  /// A hash of the PTX and launch plan the GPU ran; empty where none was
+  /// built (since schema 5).
+  std::string kernelHash;
 };
 
 /// One tuning run of one dispatch: its candidates and which of them won.
@@ -111,7 +114,7 @@ inline constexpr const char *kSustainedClockTiming = "sustained-clock";
 class TuningDB {
 public:
   /// The schema version this build writes; older files are migrated to it.
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
   /// `PRAGMA application_id` of vibegemm files ("vgem").
   static constexpr int kApplicationId = 0x7667656d;
 
@@ -157,6 +160,7 @@ public:
     std::string status, diagnostic;
     std::optional<double> timeMs;
     int64_t runId = 0;
+    std::optional<double> tflops;
   };
   /// The latest measured run on `device` in which the script hashed
   /// `scriptHash` ended in one of `statuses`, if any.
@@ -165,6 +169,16 @@ public:
              const std::string &toolchain, const std::string &device,
              const std::string &scriptHash,
              llvm::ArrayRef<llvm::StringRef> statuses);
+
+  /// The latest verified time of the kernel hashed `kernelHash` on
+  /// `device` under the timing protocol `timing`, if one is stored. The
+  /// hash covers the PTX and the launch plan, so a compiler that lowers a
+  /// script differently, or another launch mode, finds nothing.
+  std::optional<PastResult> pastMeasurement(const std::string &signature,
+                                            const std::string &target,
+                                            const std::string &device,
+                                            const std::string &timing,
+                                            const std::string &kernelHash);
 
   /// The winners that `filter` selects, sorted by signature, target,
   /// toolchain, device (byte order).
