@@ -83,8 +83,15 @@ llvm::SmallVector<TilingVariant, 4> ffmaVariants(const GemmProblem &p,
 /// partials (written, then read again by the combine) no larger than the
 /// operands. Measured on one shape so far, so a variant, not the choice.
 std::optional<KernelTiling> deeperSplit(const GemmProblem &p,
-                                        const KernelTiling &t,
+                                        const KernelTiling &base,
                                         const TargetInfo &target) {
+  KernelTiling t = base;
+  // A split needs whole K-tiles: where 32-row tiles' K-tiles of 64 do not
+  // divide K, split K-tiles of 32 (the copies still split evenly).
+  int64_t threads = 32 * t.warpsM * t.warpsN;
+  if (t.blockK > 32 && p.k % t.blockK && p.k % 32 == 0 &&
+      (t.blockM * 32 / 8) % threads == 0 && (t.blockN * 32 / 8) % threads == 0)
+    t.blockK = 32;
   if (t.blockK <= 0 || p.k % t.blockK || !wantsSplitK(p, t, target))
     return std::nullopt;
   int64_t blocks = blockCount(p, t), kTiles = p.k / t.blockK;

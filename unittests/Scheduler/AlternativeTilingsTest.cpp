@@ -416,3 +416,21 @@ TEST(AlternativeTilings, MmaSyncRacesADeeperSplitOnASmallOutput) {
   // Nor does a K too short to split below 256 a split.
   EXPECT_TRUE(variantsOf(linearChain(ctx, 32, 512, 256), "sm_90a").empty());
 }
+
+TEST(AlternativeTilings, DeeperSplitTakesKTilesOf32WhereThoseOf64DoNotDivideK) {
+  MLIRContext ctx;
+  // K = 3552 is 111 K-tiles of 32 but no whole number of 64: the 32-row
+  // choice's K-tiles of 64 cannot split, K-tiles of 32 split three ways.
+  GemmProblem kv = linearChain(ctx, 32, 512, 3552);
+  const TargetInfo &target = hopper();
+  SimtTiling chosen = chooseSimtTiling(kv, target);
+  ASSERT_TRUE(chosen.kernel.has_value());
+  ASSERT_EQ(chosen.kernel->path, KernelPath::MmaSync);
+  EXPECT_EQ(chosen.kernel->blockM, 32);
+  llvm::SmallVector<TilingVariant, 4> variants = variantsOf(kv, "sm_90a");
+  ASSERT_EQ(names(variants), std::vector<std::string>{"split-deep"});
+  const KernelTiling &deeper = *variants[0].tiling.kernel;
+  EXPECT_EQ(deeper.blockK, 32);
+  EXPECT_EQ(deeper.splitK, 3);
+  EXPECT_EQ(3552 % (deeper.splitK * deeper.blockK), 0);
+}
