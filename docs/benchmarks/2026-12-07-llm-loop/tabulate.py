@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Tables an LLM-loop run from the tuner's report.json: per dispatch, the
-built-in schedule's measured time, the best built-in variant's, the best
-LLM candidate's and the round that found it, and how many candidates of
-each round compiled, were verified and timed.
+built-in schedule's measured time, cuBLAS's (timed in the built-in's run),
+the best built-in variant's, the best LLM candidate's and the round that
+found it, and how many candidates of each round compiled, were verified and
+timed (a time the tuning database already held for the same kernel counts
+as timed: reuse-measurements).
 Usage: tabulate.py report.json"""
 import json
 import math
 import sys
 
 report = json.load(open(sys.argv[1]))
-print("| dispatch | problem | built-in ms | best variant ms | best LLM ms (round) | built-in / best LLM | LLM ok per round |")
-print("|---|---|---:|---:|---:|---:|---|")
+print("| dispatch | problem | cuBLAS ms | built-in ms | best variant ms | best LLM ms (round) | built-in / best LLM | cuBLAS / best | LLM ok per round |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---|")
 ratios = []
 
 
@@ -31,13 +33,18 @@ for d in report["dispatches"]:
             ok, total = rounds.get(c["round"], (0, 0))
             rounds[c["round"]] = (ok + (c in timed), total + 1)
     ms = lambda c: "%.4g" % c["time_ms"] if c else "-"
+    cublas = ((builtin or {}).get("measurement") or {}).get("cublas") or {}
+    cublas_ms = cublas.get("time_ms")
+    best_ms = min(c["time_ms"] for c in timed) if timed else None
     ratio = builtin["time_ms"] / llm["time_ms"] if builtin and llm else math.nan
     if not math.isnan(ratio):
         ratios.append(ratio)
-    print("| %s | %s | %s | %s | %s | %s | %s |" % (
-        d["name"], shape(d["problem"]), ms(builtin), ms(variant),
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        d["name"], shape(d["problem"]),
+        "%.4g" % cublas_ms if cublas_ms else "-", ms(builtin), ms(variant),
         "%s (%d)" % (ms(llm), llm["round"]) if llm else "-",
         "%.3f" % ratio if not math.isnan(ratio) else "-",
+        "%.3f" % (cublas_ms / best_ms) if cublas_ms and best_ms else "-",
         ", ".join("r%d %d/%d" % (r, ok, n) for r, (ok, n) in sorted(rounds.items()))))
 if ratios:
     geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
