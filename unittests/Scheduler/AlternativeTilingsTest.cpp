@@ -394,23 +394,29 @@ TEST(AlternativeTilings, FfmaRacesFewerThreadsAndSplitKOnAShortGrid) {
   EXPECT_EQ(3072 % (split.splitK * split.blockK), 0);
 }
 
+/// The mma.sync choice for `p` and its one variant, split-deep; checks
+/// that there is nothing else.
+static std::pair<KernelTiling, KernelTiling>
+mmaSyncAndSplitDeep(const GemmProblem &p) {
+  SimtTiling chosen = chooseSimtTiling(p, hopper());
+  llvm::SmallVector<TilingVariant, 4> variants = variantsOf(p, "sm_90a");
+  EXPECT_TRUE(chosen.kernel && chosen.kernel->path == KernelPath::MmaSync);
+  EXPECT_EQ(names(variants), std::vector<std::string>{"split-deep"});
+  if (!chosen.kernel || variants.size() != 1)
+    return {};
+  return {*chosen.kernel, *variants[0].tiling.kernel};
+}
+
 TEST(AlternativeTilings, MmaSyncRacesADeeperSplitOnASmallOutput) {
   MLIRContext ctx;
   // nn.Linear at 32 tokens into 512 features (a KV projection): the choice
   // is 32x64 mma.sync tiles split twice (16 blocks); the variant splits the
-  // 112 K-tiles of 32 fourteen ways, 256 of K each, 112 blocks.
-  GemmProblem kv = linearChain(ctx, 32, 512, 3584);
-  const TargetInfo &target = hopper();
-  SimtTiling chosen = chooseSimtTiling(kv, target);
-  ASSERT_TRUE(chosen.kernel.has_value());
-  ASSERT_EQ(chosen.kernel->path, KernelPath::MmaSync);
-  EXPECT_EQ(chosen.kernel->splitK, 2);
-  llvm::SmallVector<TilingVariant, 4> variants = variantsOf(kv, "sm_90a");
-  ASSERT_EQ(names(variants), std::vector<std::string>{"split-deep"});
-  const KernelTiling &deeper = *variants[0].tiling.kernel;
+  // 56 K-tiles of 64 fourteen ways, 256 of K each, 112 blocks.
+  auto [chosen, deeper] = mmaSyncAndSplitDeep(linearChain(ctx, 32, 512, 3584));
+  EXPECT_EQ(chosen.splitK, 2);
   EXPECT_EQ(deeper.splitK, 14);
-  EXPECT_EQ(deeper.blockM, chosen.kernel->blockM);
-  EXPECT_EQ(deeper.blockN, chosen.kernel->blockN);
+  EXPECT_EQ(deeper.blockM, chosen.blockM);
+  EXPECT_EQ(deeper.blockN, chosen.blockN);
   // A grid that already fills the chip races nothing.
   EXPECT_TRUE(variantsOf(linearChain(ctx, 2048, 2048, 3584), "sm_90").empty());
   // Nor does a K too short to split below 256 a split.
@@ -421,16 +427,9 @@ TEST(AlternativeTilings, DeeperSplitTakesKTilesOf32WhereThoseOf64DoNotDivideK) {
   MLIRContext ctx;
   // K = 3552 is 111 K-tiles of 32 but no whole number of 64: the 32-row
   // choice's K-tiles of 64 cannot split, K-tiles of 32 split three ways.
-  GemmProblem kv = linearChain(ctx, 32, 512, 3552);
-  const TargetInfo &target = hopper();
-  SimtTiling chosen = chooseSimtTiling(kv, target);
-  ASSERT_TRUE(chosen.kernel.has_value());
-  ASSERT_EQ(chosen.kernel->path, KernelPath::MmaSync);
-  EXPECT_EQ(chosen.kernel->blockM, 32);
-  llvm::SmallVector<TilingVariant, 4> variants = variantsOf(kv, "sm_90a");
-  ASSERT_EQ(names(variants), std::vector<std::string>{"split-deep"});
-  const KernelTiling &deeper = *variants[0].tiling.kernel;
+  auto [chosen, deeper] = mmaSyncAndSplitDeep(linearChain(ctx, 32, 512, 3552));
+  EXPECT_EQ(chosen.blockM, 32);
+  EXPECT_EQ(chosen.blockK, 64);
   EXPECT_EQ(deeper.blockK, 32);
   EXPECT_EQ(deeper.splitK, 3);
-  EXPECT_EQ(3552 % (deeper.splitK * deeper.blockK), 0);
 }
