@@ -116,7 +116,9 @@ CandidateRow Candidate::toRow(std::string script) const {
   row.status = stringifyCandidateStatus(status).str();
   row.diagnostic = diagnostic;
   row.scriptHash = scriptHash.value_or("");
-  row.kernelHash = kernelHash.value_or("");
+  // A reused time keeps pointing at the run that measured it.
+  if (!measuredInRun)
+    row.kernelHash = kernelHash.value_or("");
   row.script = std::move(script);
   row.timeMs = timeMs;
   row.estimatedMs = estimatedMs;

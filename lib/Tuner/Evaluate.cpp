@@ -381,6 +381,10 @@ bool Tuner::reuseMeasured(const DispatchRecord &record, Candidate &candidate) {
   candidate.tflops = past->tflops;
   candidate.timing = "measured";
   candidate.measuredInRun = past->runId;
+  candidate.diagnostic =
+      llvm::formatv("not run again: the same kernel ran in tuning run {0}",
+                    past->runId)
+          .str();
   return true;
 }
 

@@ -20,10 +20,13 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+
+#include <random>
 
 namespace mlir::vibegemm {
 #define GEN_PASS_DEF_LLMSCHEDULEPASS
@@ -34,6 +37,16 @@ using namespace mlir;
 using namespace mlir::vibegemm;
 using namespace mlir::vibegemm::tuner;
 namespace json = llvm::json;
+
+/// 32 random hex digits: a tuning run's id across databases.
+static std::string freshRunUid() {
+  std::random_device random;
+  std::string uid;
+  llvm::raw_string_ostream os(uid);
+  for (int i = 0; i < 4; ++i)
+    os << llvm::format_hex_no_prefix(random(), 8);
+  return uid;
+}
 
 LogicalResult Tuner::run(ModuleOp module,
                          const PipelineRunner &pipelineRunner) {
@@ -177,6 +190,7 @@ LogicalResult Tuner::run(ModuleOp module,
     record.name = dispatch.getSymName().str();
     record.signature =
         dispatch->getAttrOfType<StringAttr>(kSignatureAttr).str();
+    record.runUid = freshRunUid();
     record.problem = *getGemmProblem(dispatch);
     // Dispatches with one signature compute the same thing: tune the
     // first, and give the others its result.
@@ -283,6 +297,22 @@ LogicalResult Tuner::run(ModuleOp module,
   }
   printSummary(records);
   return success();
+}
+
+/// Records a measured dispatch's candidates so far in the tuning database,
+/// after its built-in candidates and after each LLM round, so a run stopped
+/// mid-search (a call's time limit, a preempted Slurm task) keeps every
+/// verified time, which a later run reuses (reuse-measurements). Each
+/// checkpoint replaces the last: they share the run's uid. Estimates are
+/// not checkpointed: an unverified LLM winner must not be stored.
+void Tuner::checkpoint(DispatchRecord &record) {
+  if (!tuningDB || !measurement.enabled || record.fatal ||
+      !record.candidates[record.winner].ok())
+    return;
+  std::lock_guard<std::mutex> lock(databaseMutex);
+  // Not fatal: the run records it again when the dispatch ends.
+  if (llvm::Error err = tuningDB->record(toTuningRun(record)))
+    llvm::consumeError(std::move(err));
 }
 
 /// Keeps a dispatch's result as soon as its search ends: in the tuning

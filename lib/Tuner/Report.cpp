@@ -203,6 +203,7 @@ TuningRun Tuner::toTuningRun(const DispatchRecord &r) const {
   run.measured = measurement.enabled;
   run.timing = timingProtocol(r.candidates);
   run.winner = r.winner;
+  run.uid = r.runUid;
   for (auto [i, c] : llvm::enumerate(r.candidates)) {
     CandidateRow row = c.toRow(r.scripts[i]);
     row.index = static_cast<int64_t>(i);

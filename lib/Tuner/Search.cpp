@@ -160,6 +160,7 @@ void Tuner::tuneDispatch(DispatchRecord &record) {
     record.candidates.push_back(std::move(results[i]));
   }
   record.winner = bestIndex(record.candidates);
+  checkpoint(record);
   if (!client)
     return;
   tuneWithLLM(record);
@@ -318,6 +319,7 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
         improved |= record.candidates.back().timeMs.has_value();
       }
     }
+    checkpoint(record);
     if (llvm::is_contained(unusable, true)) {
       std::lock_guard<std::mutex> lock(statsMutex);
       if (stats.succeeded == 0 && stats.cacheHits == 0) {

@@ -90,6 +90,9 @@ struct DispatchRecord {
   /// Recorded in the tuning database as soon as it was tuned, so a run
   /// stopped later (a Slurm time limit, Ctrl-C) keeps it.
   bool recorded = false;
+  /// The id of its run in the tuning database, which each round's
+  /// checkpoint records again.
+  std::string runUid;
 };
 
 /// The same module compiled with the reference schedule.
@@ -174,6 +177,7 @@ public:
 private:
   void printSummary(const std::vector<DispatchRecord> &records);
   void finishDispatch(DispatchRecord &record);
+  void checkpoint(DispatchRecord &record);
 
   // Evaluate.cpp: one candidate. evaluateScript and what it calls run on
   // any thread: each candidate compiles in an MLIRContext of its own.

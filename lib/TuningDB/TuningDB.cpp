@@ -411,6 +411,35 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   *becameWinner = false;
   // Estimates have no timing protocol, whatever the caller set.
   std::string timing = run.measured ? run.timing : "";
+  // The same run recorded again, with more candidates: replace them.
+  if (!run.uid.empty()) {
+    Statement find;
+    if (int rc = find.prepare(db, "SELECT id FROM runs WHERE uid = ?");
+        rc != SQLITE_OK)
+      return rc;
+    find.bind(1, run.uid);
+    if (sqlite3_step(find.stmt) == SQLITE_ROW) {
+      int64_t runId = sqlite3_column_int64(find.stmt, 0);
+      Statement update, clear;
+      if (int rc = update.prepare(db, "UPDATE runs SET model = ?, measured = "
+                                      "?, timing = ? WHERE id = ?");
+          rc != SQLITE_OK)
+        return rc;
+      update.bind(1, run.model);
+      update.bind(2, std::optional<int64_t>(run.measured));
+      update.bindOrNull(3, timing);
+      update.bind(4, std::optional<int64_t>(runId));
+      if (int rc = sqlite3_step(update.stmt); rc != SQLITE_DONE)
+        return rc;
+      if (int rc = clear.prepare(db, "DELETE FROM candidates WHERE run_id = ?");
+          rc != SQLITE_OK)
+        return rc;
+      clear.bind(1, std::optional<int64_t>(runId));
+      if (int rc = sqlite3_step(clear.stmt); rc != SQLITE_DONE)
+        return rc;
+      return recordCandidates(run, runId, timing, becameWinner);
+    }
+  }
   Statement insertRun;
   if (int rc = insertRun.prepare(
           db, "INSERT INTO runs(signature, target, toolchain, device, model, "
@@ -425,7 +454,12 @@ int TuningDB::recordRun(const TuningRun &run, bool *becameWinner) {
   insertRun.bindOrNull(8, run.uid);
   if (int rc = sqlite3_step(insertRun.stmt); rc != SQLITE_DONE)
     return rc;
-  int64_t runId = sqlite3_last_insert_rowid(db);
+  return recordCandidates(run, sqlite3_last_insert_rowid(db), timing,
+                          becameWinner);
+}
+
+int TuningDB::recordCandidates(const TuningRun &run, int64_t runId,
+                               const std::string &timing, bool *becameWinner) {
   Statement s;
   if (int rc = s.prepare(
           db, "INSERT INTO candidates(run_id, idx, source, round, status, "

@@ -1026,4 +1026,37 @@ TEST(TuningDBPastMeasurement, FindsAVerifiedKernelByItsHash) {
                                      kSustainedClockTiming, "k"));
 }
 
+TEST(TuningDBRecord, TheSameRunRecordedAgainReplacesItsCandidates) {
+  TempDir dir;
+  std::string path = dir.file("t.db");
+  std::unique_ptr<TuningDB> db = openOrDie(path);
+  ASSERT_TRUE(db);
+  // A checkpoint after the built-in candidate, then the run after a round.
+  TuningRun run = makeRun("sig", 1.0, /*measured=*/true, script("a"));
+  run.uid = "0123456789abcdef0123456789abcdef";
+  ASSERT_FALSE(bool(db->record(run)));
+  CandidateRow llm = run.candidates[0];
+  llm.index = 1;
+  llm.source = "llm";
+  llm.timeMs = 0.5;
+  llm.script = script("b");
+  llm.scriptHash = "b";
+  run.candidates.push_back(llm);
+  run.winner = 1;
+  ASSERT_FALSE(bool(db->record(run)));
+  EXPECT_EQ(rawInt(path, "SELECT count(*) FROM runs"), 1);
+  auto rows = db->runCandidates(1);
+  ASSERT_TRUE(bool(rows));
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[1].source, "llm");
+  std::optional<StoredWinner> win =
+      db->winner("sig", "sm_90", "22.1.8", "NVIDIA H200");
+  ASSERT_TRUE(win);
+  EXPECT_EQ(win->script, script("b"));
+  // Another uid is another run.
+  run.uid = "fedcba9876543210fedcba9876543210";
+  ASSERT_FALSE(bool(db->record(run)));
+  EXPECT_EQ(rawInt(path, "SELECT count(*) FROM runs"), 2);
+}
+
 } // namespace

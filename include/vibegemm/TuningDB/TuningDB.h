@@ -47,6 +47,7 @@ struct TuningRun {
   size_t winner = 0;
   /// The run's id across databases (32 hex digits); empty: a fresh random
   /// one. `merge` keeps it, and skips a run whose id is already stored.
+  /// `record` with the uid of a stored run replaces that run's candidates.
   std::string uid;
 };
 
@@ -139,9 +140,11 @@ public:
   /// of its device when it beats it: measured beats estimated; a measurement
   /// under a timing protocol beats one recorded without any (the stored time is
   /// not comparable); otherwise, under the same protocol, the lower time.
-  /// A measurement without a protocol never replaces one with it. One
-  /// transaction: readers see all of it or none. Retried while another
-  /// writer holds the database, up to the busy timeout (10 s).
+  /// A measurement without a protocol never replaces one with it. A run
+  /// whose uid is stored already is that run again, further on (a tuner
+  /// records each round as it ends): its candidates replace the stored
+  /// ones. One transaction: readers see all of it or none. Retried while
+  /// another writer holds the database, up to the busy timeout (10 s).
   llvm::Error record(const TuningRun &run);
 
   /// The winner a compile for (signature, target, toolchain) applies.
@@ -221,6 +224,10 @@ private:
                                llvm::function_ref<int()> body);
   /// record()'s body; sets `*becameWinner`.
   int recordRun(const TuningRun &run, bool *becameWinner);
+  /// recordRun's second half: the candidates of run `runId`, and its
+  /// winner where it beats the stored one.
+  int recordCandidates(const TuningRun &run, int64_t runId,
+                       const std::string &timing, bool *becameWinner);
   sqlite3 *db;
 };
 
