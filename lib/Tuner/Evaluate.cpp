@@ -31,7 +31,6 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
-#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 
@@ -356,12 +355,8 @@ void Tuner::addReferencePlan(json::Object &plan, const std::string &name,
 /// What identifies the kernel a GPU runs: its PTX and its launch plan
 /// (grid, launch mode, buffers), hashed as the tuning database keys it.
 static std::string kernelHash(StringRef ptx, const json::Object &plan) {
-  std::string text =
-      ptx.str() + "\n" + formatJson(json::Value(json::Object(plan)));
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
-  return s;
+  return hashText(ptx.str() + "\n" +
+                  formatJson(json::Value(json::Object(plan))));
 }
 
 /// reuse-measurements: gives `candidate` the verified time the tuning

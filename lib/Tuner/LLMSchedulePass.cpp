@@ -299,25 +299,34 @@ LogicalResult Tuner::run(ModuleOp module,
   return success();
 }
 
-/// Records a measured dispatch's candidates so far in the tuning database,
-/// after its built-in candidates and after each LLM round, so a run stopped
-/// mid-search (a call's time limit, a preempted Slurm task) keeps every
-/// verified time, which a later run reuses (reuse-measurements). Each
-/// checkpoint replaces the last: they share the run's uid. Estimates are
-/// not checkpointed: an unverified LLM winner must not be stored.
-void Tuner::checkpoint(DispatchRecord &record) {
-  if (!tuningDB || !measurement.enabled || record.fatal ||
-      !record.candidates[record.winner].ok())
-    return;
+/// Records the dispatch's candidates so far in the tuning database, where
+/// its winner would ship (it compiled, and passed the GPU's check where one
+/// measured); says whether it did. Each record of one dispatch replaces
+/// the last: they share the run's uid. An error is not fatal here: the
+/// run records the dispatch again at the end, and reports the error there.
+bool Tuner::recordSoFar(DispatchRecord &record) {
+  if (!tuningDB || record.fatal || !record.candidates[record.winner].ok())
+    return false;
   std::lock_guard<std::mutex> lock(databaseMutex);
-  // Not fatal: the run records it again when the dispatch ends.
-  if (llvm::Error err = tuningDB->record(toTuningRun(record)))
+  if (llvm::Error err = tuningDB->record(toTuningRun(record))) {
     llvm::consumeError(std::move(err));
+    return false;
+  }
+  return true;
+}
+
+/// After a measured dispatch's built-in candidates and after each LLM
+/// round, so a run stopped mid-search (a call's time limit, a preempted
+/// Slurm task) keeps every verified time, which a later run reuses
+/// (reuse-measurements). Estimates are not checkpointed: an unverified LLM
+/// winner must not be stored.
+void Tuner::checkpoint(DispatchRecord &record) {
+  if (measurement.enabled)
+    recordSoFar(record);
 }
 
 /// Keeps a dispatch's result as soon as its search ends: in the tuning
-/// database (where its winner would ship: it compiled, and passed the GPU's
-/// check where one measured), and, when it searched (an LLM or a GPU), as
+/// database (recordSoFar), and, when it searched (an LLM or a GPU), as
 /// one line on stderr, terminal or not, so a long run's log shows how far
 /// it got.
 void Tuner::finishDispatch(DispatchRecord &record) {
@@ -325,15 +334,7 @@ void Tuner::finishDispatch(DispatchRecord &record) {
     return;
   const Candidate &win = record.candidates[record.winner];
   // The database first: the log line then says the run is kept.
-  if (tuningDB && win.ok()) {
-    std::lock_guard<std::mutex> lock(databaseMutex);
-    // An error is not fatal here: the run records it again at the end,
-    // and reports the error there.
-    if (llvm::Error err = tuningDB->record(toTuningRun(record)))
-      llvm::consumeError(std::move(err));
-    else
-      record.recorded = true;
-  }
+  record.recorded = recordSoFar(record);
   if (!client && !measurement.enabled)
     return;
   std::lock_guard<std::mutex> lock(progressMutex);

@@ -42,10 +42,13 @@ std::string tuner::hashScript(const DialectRegistry &registry,
     llvm::raw_string_ostream os(canonical);
     parsed->print(os);
   }
+  return hashText(canonical.empty() ? script : StringRef(canonical));
+}
+
+std::string tuner::hashText(StringRef text) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << llvm::format_hex_no_prefix(
-      llvm::xxh3_64bits(canonical.empty() ? script : StringRef(canonical)), 16);
+  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
   return s;
 }
 

@@ -143,6 +143,8 @@ std::string formatMs(const Candidate &candidate);
 /// value names and spelled-out defaults do not change it; a script that
 /// does not parse hashes as written.
 std::string hashScript(const DialectRegistry &registry, llvm::StringRef script);
+/// xxh3 of `text`, as 16 hex digits (script and kernel hashes).
+std::string hashText(llvm::StringRef text);
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename,
 /// so a reader never sees a half-written file.
@@ -177,6 +179,7 @@ public:
 private:
   void printSummary(const std::vector<DispatchRecord> &records);
   void finishDispatch(DispatchRecord &record);
+  bool recordSoFar(DispatchRecord &record);
   void checkpoint(DispatchRecord &record);
 
   // Evaluate.cpp: one candidate. evaluateScript and what it calls run on
