@@ -76,6 +76,10 @@ LogicalResult Tuner::run(ModuleOp module,
         << measure << "'";
     return failure();
   }
+  if (patience == 0) {
+    emitError(module.getLoc(), "patience must be at least 1 round");
+    return failure();
+  }
   // shard=I/N: a signature's xxh3 hash (the same on every host) picks the
   // one task of N that tunes it.
   uint64_t shardIndex = 0, shardCount = 0;
@@ -401,6 +405,7 @@ public:
     o.endpoint = endpoint;
     o.model = model;
     o.rounds = rounds;
+    o.patience = patience;
     o.candidates = candidates;
     o.measure = measure;
     o.f32Precision = f32Precision;

@@ -229,6 +229,7 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
       {"CANDIDATES", std::to_string(candidates)}};
   Semaphore requests(llmConcurrency);
   int64_t spent = 0;
+  unsigned roundsWithoutGain = 0;
   for (unsigned round = 1; round <= rounds; ++round) {
     if (tokenBudget > 0 && spent >= tokenBudget) {
       record.stopReason =
@@ -337,13 +338,22 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
           stringifyCandidateStatus(record.candidates[base + c].status).str();
     progress(record,
              llvm::formatv("round {0}/{1}: {2}", round, rounds, summary).str());
-    // Rounds stopped improving: stop. A round with no valid candidate
-    // at all goes on, so the next prompt can show what failed.
-    if (!improved && roundHadValid) {
+    // `patience` rounds in a row without a measured gain: stop. A round
+    // with no valid candidate at all goes on, so the next prompt can show
+    // what failed.
+    if (improved)
+      roundsWithoutGain = 0;
+    else if (roundHadValid && ++roundsWithoutGain >= patience) {
       if (round < rounds)
         record.stopReason =
-            llvm::formatv("round {0} did not improve on a measured time", round)
-                .str();
+            roundsWithoutGain == 1
+                ? llvm::formatv("round {0} did not improve on a measured time",
+                                round)
+                      .str()
+                : llvm::formatv("rounds {0} to {1} did not improve on a "
+                                "measured time",
+                                round + 1 - roundsWithoutGain, round)
+                      .str();
       break;
     }
   }

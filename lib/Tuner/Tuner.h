@@ -119,7 +119,7 @@ struct LLMStats {
 struct TunerOptions {
   std::string endpoint, model, measure, f32Precision, target, artifactsDir, db,
       ptxas, runner, cacheDir, promptsDir, devices;
-  unsigned rounds = 3, candidates = 4, sandboxTimeout = 60;
+  unsigned rounds = 3, patience = 1, candidates = 4, sandboxTimeout = 60;
   unsigned llmConcurrency = 4, tuneDispatches = 8, jobs = 0;
   int64_t tokenBudget = 0;
   bool keepCandidates = false, programmaticLaunch = false;

@@ -24,7 +24,7 @@ loop)
     "$PWD" "$PWD" "$here" "$PWD/$out" "$PWD/$out" > "$out/provider"
   chmod +x "$out/provider"
   timeout "${LIMIT:-540}" build/bin/vibegemm-opt "$here/loop.mlir" \
-    --llm-schedule="endpoint=command:$PWD/$out/provider model=stand-in rounds=3 candidates=4 measure=on target=sm_90a cache-dir=off db=$out/tuning.db artifacts-dir=$out/art" \
+    --llm-schedule="endpoint=command:$PWD/$out/provider model=stand-in rounds=3 patience=3 candidates=4 measure=on target=sm_90a cache-dir=off db=$out/tuning.db artifacts-dir=$out/art" \
     -o "$out/loop.out.mlir" 2> "$out/loop.err"
   echo "vibegemm-opt rc=$?" >> "$out/loop.err"
   python3 "$here/tabulate.py" "$out/art/report.json" > "$out/table.md" ;;

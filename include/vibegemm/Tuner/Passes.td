@@ -58,6 +58,11 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
     so the same replies give the same winner whatever the threads' timing.
     `token-budget` stops a dispatch's rounds once its requests have used
     that many prompt and completion tokens (checked before each round).
+    A dispatch's rounds also stop after `patience` rounds in a row that
+    had a valid candidate but no measured gain (a round with no valid
+    candidate carries on, so the next prompt shows what failed); with
+    `patience` at least `rounds`, every round runs, and the LLM sees each
+    round's measured times before writing the next.
 
     `target=auto` (the default) asks `vibegemm-run --probe` which GPU is
     here: compute capability 9.0 gets `sm_90a` (wgmma, TMA), 8.x `sm_80`,
@@ -88,6 +93,9 @@ def LLMSchedulePass : Pass<"llm-schedule", "::mlir::ModuleOp"> {
            "Model name (or $VIBEGEMM_LLM_MODEL)">,
     Option<"rounds", "rounds", "unsigned", /*default=*/"3",
            "LLM rounds per dispatch">,
+    Option<"patience", "patience", "unsigned", /*default=*/"1",
+           "Rounds in a row without a measured gain before a dispatch's "
+           "rounds stop (at least 1; at least rounds: every round runs)">,
     Option<"candidates", "candidates", "unsigned", /*default=*/"4",
            "Candidates per round">,
     Option<"measure", "measure", "std::string", /*default=*/"\"auto\"",
