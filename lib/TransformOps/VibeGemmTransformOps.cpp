@@ -170,11 +170,10 @@ LogicalResult transform::GemmToWgmmaOp::verify() {
   if (getTmaStore() && getPersistentBlocks() == 0)
     return emitOpError("tma_store is the persistent kernel's epilogue; it "
                        "needs persistent_blocks");
-  if (getPingPong() && (getPersistentBlocks() == 0 || getConsumers() != 2 ||
-                        getClusterRows() != 1))
+  if (getPingPong() && (getPersistentBlocks() == 0 || getConsumers() != 2))
     return emitOpError("ping_pong alternates the tiles of a persistent "
-                       "kernel's two consumers; it needs persistent_blocks, "
-                       "consumers = 2 and no clusters");
+                       "kernel's two consumers; it needs persistent_blocks "
+                       "and consumers = 2");
   if (getTmaLoadResidual() && !getTmaStore())
     return emitOpError("tma_load_residual loads into the TMA store's staging "
                        "tile; it needs tma_store");

@@ -305,8 +305,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     value bounds); there the epilogue's loads are clamped inside the tile.
     Split-K's partial GEMMs are refused.
 
-    Ping-pong consumers (`ping_pong`, only with `persistent_blocks`, two
-    consumers and no clusters; CUTLASS's schedule of that name): each
+    Ping-pong consumers (`ping_pong`, only with `persistent_blocks` and two
+    consumers; CUTLASS's schedule of that name): each
     consumer owns whole block tiles, the block's even tiles the first, its
     odd ones the second, so BM rounds up to 64 (not 128) and a consumer
     holds BM x BN accumulators (a 128x128 tile: 128 a thread). The
@@ -316,7 +316,9 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     issued, so one's epilogue (and its TMA store) runs while the other's
     wgmmas keep the tensor cores busy. The turns also keep a consumer from
     waiting on a slot's "full" mbarrier more than one phase ahead of the
-    producer.
+    producer. With `cluster_rows = 2` both blocks of a cluster walk the
+    same tile pairs, so the consumers that free a multicast slot in the
+    two blocks own the same pair (its "empty" mbarrier counts two).
 
     Residual loads (`tma_load_residual`, only with `tma_store`): the
     epilogue's one input indexed, shaped and typed as the output (a
@@ -358,8 +360,8 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
     when the epilogue reads no such input, or more than one, its buffer is
     not one TMA reads, or the tile does not fit in one pass. `group_rows`
     other than 1, or `tma_store`, without `persistent_blocks` is a verifier
-    error, and so are `ping_pong` without `persistent_blocks`, with other
-    than two consumers or with clusters, and `tma_load_residual` without
+    error, and so are `ping_pong` without `persistent_blocks` or with other
+    than two consumers, and `tma_load_residual` without
     `tma_store`.
   }];
 

@@ -6,7 +6,8 @@
 // through its own staging tile past the ring (the shared one of a
 // non-persistent kernel would overlay the ring the producer is refilling).
 // Ping-pong: the two consumers own alternate tiles and take turns at the
-// main loop.
+// main loop; in clusters both blocks of a cluster walk the same tiles, so
+// the consumers that share a multicast slot own the same tile pair.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,10 +122,14 @@ void WgmmaEmitter::waitForTurn(Value t) {
 
 void WgmmaEmitter::passTurn(Value t) {
   // Only to a consumer that has a next tile, so no arrival is left over.
-  Value next = add(t, c(plan.blocks));
-  auto ifNext = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::ult, next, tileCount()),
-      /*withElse=*/false);
+  // Tiles count in units of a cluster's rows, as emitTileLoop steps them:
+  // the other consumer's next tile is one step of the block loop on.
+  int64_t rows = opt.clusterRows;
+  Value next = add(t, c(plan.blocks / rows));
+  Value tiles = plan.runtimeGridY ? tileCount() : c(plan.tileCount / rows);
+  auto ifNext =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::ult, next, tiles),
+                        /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifNext.getThenRegion().front());
   Value other = arith::SubIOp::create(b, loc, c(1), warpgroup);
