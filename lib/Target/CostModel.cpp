@@ -7,6 +7,9 @@
 
 #include "vibegemm/Target/CostModel.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,11 +26,11 @@ int64_t vibegemm::dynamicSharedBytes(const json::Object &plan) {
   return most;
 }
 
-double
-vibegemm::staticEstimateMs(double rooflineMs, const json::Object &plan,
-                           const std::vector<vibegemm::KernelResources> &ks,
-                           const vibegemm::TargetInfo &t) {
-  double worst = 1.0;
+std::vector<LaunchFit>
+vibegemm::launchFits(const json::Object &plan,
+                     const std::vector<vibegemm::KernelResources> &ks,
+                     const vibegemm::TargetInfo &t) {
+  std::vector<LaunchFit> fits;
   const json::Array *launches = plan.getArray("launches");
   for (const json::Value &l : launches ? *launches : json::Array()) {
     const json::Object *launch = l.getAsObject();
@@ -40,26 +43,58 @@ vibegemm::staticEstimateMs(double rooflineMs, const json::Object &plan,
           p *= d.getAsInteger().value_or(1);
       return p;
     };
-    int64_t blocks = product("grid"), threads = product("block");
-    StringRef kernel = launch->getString("kernel").value_or("");
-    int64_t regs = 32, shared = launch->getInteger("shared_bytes").value_or(0);
-    bool spills = false;
+    LaunchFit fit;
+    fit.kernel = launch->getString("kernel").value_or("").str();
+    fit.blocks = product("grid");
+    fit.threads = product("block");
+    fit.clusterBlocks = launch->getArray("cluster") ? product("cluster") : 1;
+    fit.sharedBytes = launch->getInteger("shared_bytes").value_or(0);
+    int64_t regs = 32;
     for (const vibegemm::KernelResources &k : ks)
-      if (k.kernel == kernel) {
+      if (k.kernel == fit.kernel) {
         regs = std::max(k.registers, 1);
-        shared += k.sharedBytes;
-        spills = k.spillStoreBytes + k.spillLoadBytes > 0;
+        fit.sharedBytes += k.sharedBytes;
+        fit.spills = k.spillStoreBytes + k.spillLoadBytes > 0;
       }
-    int64_t perSm = std::min<int64_t>(
-        {32, 2048 / std::max<int64_t>(threads, 1),
-         t.registersPerSm / std::max<int64_t>(regs * threads, 1),
-         shared > 0 ? t.maxSharedBytesPerBlock / shared : 32});
-    perSm = std::max<int64_t>(perSm, 1);
-    double slots = double(perSm) * t.smCount;
-    double waves = std::ceil(blocks / slots);
-    double fill = blocks / (waves * slots);
-    double warps = std::min(1.0, perSm * threads / 32.0 / 16.0);
-    worst = std::max(worst, (spills ? 2.0 : 1.0) / (fill * warps));
+    fit.residentPerSm = std::max<int64_t>(
+        1, std::min<int64_t>(
+               {32, 2048 / std::max<int64_t>(fit.threads, 1),
+                t.registersPerSm / std::max<int64_t>(regs * fit.threads, 1),
+                fit.sharedBytes > 0 ? t.maxSharedBytesPerBlock / fit.sharedBytes
+                                    : 32}));
+    fits.push_back(std::move(fit));
+  }
+  return fits;
+}
+
+std::string vibegemm::describeLaunchFits(const std::vector<LaunchFit> &fits) {
+  std::string s;
+  for (const LaunchFit &f : fits) {
+    if (!s.empty())
+      s += " + ";
+    s += llvm::formatv("{0} block{1} x {2} threads", f.blocks,
+                       f.blocks == 1 ? "" : "s", f.threads);
+    if (f.clusterBlocks > 1)
+      s += llvm::formatv(" in clusters of {0}", f.clusterBlocks);
+    s += llvm::formatv(", {0} per SM", f.residentPerSm);
+    if (f.sharedBytes > 0)
+      s += llvm::formatv(", {0} KiB shared",
+                         llvm::divideCeil(f.sharedBytes, 1024));
+  }
+  return s;
+}
+
+double
+vibegemm::staticEstimateMs(double rooflineMs, const json::Object &plan,
+                           const std::vector<vibegemm::KernelResources> &ks,
+                           const vibegemm::TargetInfo &t) {
+  double worst = 1.0;
+  for (const LaunchFit &f : launchFits(plan, ks, t)) {
+    double slots = double(f.residentPerSm) * t.smCount;
+    double waves = std::ceil(f.blocks / slots);
+    double fill = f.blocks / (waves * slots);
+    double warps = std::min(1.0, f.residentPerSm * f.threads / 32.0 / 16.0);
+    worst = std::max(worst, (f.spills ? 2.0 : 1.0) / (fill * warps));
   }
   return rooflineMs * worst;
 }

@@ -89,6 +89,8 @@ json::Object Candidate::toJson() const {
     o["ptxas"] = "not found; resources unknown";
   if (dynamicSharedBytes)
     o["dynamic_shared_bytes"] = *dynamicSharedBytes;
+  if (launchFit)
+    o["launch_fit"] = *launchFit;
   if (estimatedMs)
     o["estimated_ms"] = *estimatedMs;
   if (files)

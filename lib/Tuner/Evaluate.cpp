@@ -549,6 +549,7 @@ Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
     candidate.ptxasMissing = true;
   }
   candidate.dynamicSharedBytes = dynamicSharedBytes(*plan);
+  candidate.launchFit = describeLaunchFits(launchFits(*plan, kernels, *info));
   candidate.estimatedMs = staticEstimateMs(roofline, *plan, kernels, *info);
   candidate.kernelHash = kernelHash(ptx, *plan);
   if (reuseMeasured(record, candidate))

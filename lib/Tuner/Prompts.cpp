@@ -403,8 +403,8 @@ std::string Tuner::historyText(const DispatchRecord &record) {
                      : 1;
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << "| # | source | round | status | time | registers | spills | "
-        "diagnostic |\n|---|---|---|---|---|---|---|---|\n";
+  os << "| # | source | round | status | time | launches | registers | "
+        "spills | diagnostic |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const Candidate &c : record.candidates) {
     std::string diag = c.diagnostic;
     std::replace(diag.begin(), diag.end(), '\n', ' ');
@@ -414,6 +414,7 @@ std::string Tuner::historyText(const DispatchRecord &record) {
       diag = diag.substr(0, limit) + "...";
     os << "| " << c.index << " | " << c.source << " | " << c.round << " | "
        << stringifyCandidateStatus(c.status) << " | " << formatMs(c) << " | "
+       << c.launchFit.value_or("-") << " | "
        << (c.resource("registers") ? std::to_string(*c.resource("registers"))
                                    : "-")
        << " | "
@@ -450,6 +451,25 @@ std::string Tuner::historyText(const DispatchRecord &record) {
        << "```\n";
   }
   return s;
+}
+
+/// cuBLAS's time for the dispatch's GEMM alone, from the built-in
+/// candidate's measurement (which times cuBLAS beside it), as a sentence
+/// for the prompt; empty where nothing measured it.
+std::string Tuner::vendorTimeText(const DispatchRecord &record) {
+  for (const Candidate &c : record.candidates) {
+    if (c.source != "builtin" || !c.measurement)
+      continue;
+    const llvm::json::Object *cublas = c.measurement->getObject("cublas");
+    std::optional<double> ms =
+        cublas ? cublas->getNumber("time_ms") : std::nullopt;
+    if (!ms)
+      return "";
+    return " cuBLAS's GEMM alone (without the fused ops), timed on the same "
+           "GPU in this run: " +
+           significantMs(*ms) + " ms.";
+  }
+  return "";
 }
 
 std::string Tuner::problemText(const DispatchRecord &r) {

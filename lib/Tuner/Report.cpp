@@ -91,7 +91,7 @@ double tuner::rankOf(const Candidate &candidate) {
 /// Four significant digits: decode-sized kernels run for microseconds,
 /// where three decimals of a millisecond would hide a 10 % difference from
 /// the LLM that must beat it.
-static std::string significantMs(double ms) {
+std::string tuner::significantMs(double ms) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.4g", ms);
   return text;

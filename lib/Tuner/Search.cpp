@@ -245,6 +245,7 @@ void Tuner::tuneWithLLM(DispatchRecord &record) {
     values["BEST_SUMMARY"] = llvm::formatv(
         "candidate {0} ({1}), {2}", record.winner, best.source, formatMs(best));
     values["HISTORY"] = historyText(record);
+    values["VENDOR_TIME"] = vendorTimeText(record);
     // The full reference of the ops earlier failures name, which the
     // system prompt shows only in brief.
     std::vector<std::string> failures;

@@ -138,6 +138,9 @@ double rankOf(const Candidate &candidate);
 /// "1.234 ms", "~1.234 ms (estimated)" or "-".
 std::string formatMs(const Candidate &candidate);
 
+/// `ms` to four significant digits.
+std::string significantMs(double ms);
+
 /// The xxh3 hash of `script`'s canonical form, 16 hex digits: the script
 /// parsed in a context with `registry`'s dialects and printed, so comments,
 /// value names and spelled-out defaults do not change it; a script that
@@ -219,6 +222,7 @@ private:
 
   // Prompts.cpp: the text filled into the prompt templates.
   static std::string historyText(const DispatchRecord &record);
+  static std::string vendorTimeText(const DispatchRecord &record);
   std::string problemText(const DispatchRecord &r);
   std::string targetText();
 

@@ -80,6 +80,9 @@ struct Candidate {
   std::optional<llvm::json::Object> resources;
   bool ptxasMissing = false;
   std::optional<int64_t> dynamicSharedBytes;
+  /// Its launches as the prompts show them (describeLaunchFits): blocks,
+  /// threads, blocks resident per SM, shared memory.
+  std::optional<std::string> launchFit;
   std::optional<double> estimatedMs;
   /// keep-candidates: the directory of its files, or why there is none.
   std::optional<std::string> files, filesError;

@@ -8,6 +8,8 @@ launch has G blocks along x takes 0.4 ms / faults. FAKE_RUNNER_FAST_CLUSTER=1:
 a plan whose first launch runs in clusters takes 0.3 ms.
 FAKE_RUNNER_FAST_TMA_STORE=1: a plan whose first kernel stores with TMA
 (cp.async.bulk.tensor from shared to global) takes 0.2 ms.
+FAKE_RUNNER_CUBLAS_MS=T: a run asked to time cuBLAS (--compare=cublas)
+reports cuBLAS at T ms.
 --list-devices: FAKE_RUNNER_DEVICES (default 1) fake GPUs of one model.
 FAKE_RUNNER_SLEEP=S: a run takes S seconds of wall time. FAKE_RUNNER_LOG=F:
 each run appends its CUDA_VISIBLE_DEVICES, start, end and whether it was
@@ -40,6 +42,8 @@ if os.environ.get("FAKE_RUNNER_FAST_TMA_STORE") == "1":
             time_ms = 0.2
 result = {"tool": "vibegemm-run", "version": 1, "plan": plan_path, "status": "ok",
           "time_ms": time_ms, "tflops": 1.0, "timing": {"method": "cuda-events"}}
+if os.environ.get("FAKE_RUNNER_CUBLAS_MS") and "--compare=cublas" in sys.argv:
+    result["cublas"] = {"time_ms": float(os.environ["FAKE_RUNNER_CUBLAS_MS"])}
 if os.environ.get("FAKE_RUNNER_SUSTAINED") == "1":
     result["timing"]["sustained"] = "after 10 untimed runs (500 ms)"
 if grid_x == os.environ.get("FAKE_RUNNER_FAULT_GRID"):
