@@ -40,4 +40,4 @@ left=$(( ${SUITE_BUDGET:-220} - (SECONDS - start) ))
 [ "$left" -gt 20 ] && $run --dtypes f32 --resume --time-budget "$left" > out/logs/suite-f32-$call.log 2>&1
 kill $copier
 snapshot
-tail -3 "out/loop$call/loop.err" out/logs/*.log
+tail -n 3 "out/loop$call/loop.err" out/logs/*.log
