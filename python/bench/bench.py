@@ -39,6 +39,8 @@ import problems  # noqa: E402
 import vibegemm_side  # noqa: E402
 
 DEFAULT_OPT = os.path.join(ROOT, "build", "bin", "vibegemm-opt")
+# A level-2 problem's folder holds its GEMM alone, compiled, in this folder.
+GEMM_ALONE = "gemm-alone"
 
 
 def log(msg):
@@ -104,11 +106,20 @@ def cmd_compile(args):
     log(f"compiling {len(chosen)} problems into {args.out} with {opt} ({args.jobs} at a time)")
 
     def one(p):
+        pdir = os.path.join(args.out, p.name)
         rec = vibegemm_side.compile_problem(
-            p, problems.mlir(p), os.path.join(args.out, p.name), opt, args.timeout,
+            p, problems.mlir(p), pdir, opt, args.timeout,
             args.target, args.f32_precision, args.programmatic_launch)
         extra = f": {rec.get('first_error')}" if rec["status"] != "ok" else f" -> {rec.get('plan')}"
         log(f"{p.name}: {rec['status']} in {rec['seconds']:.1f} s{extra}")
+        if p.level == 2:
+            # The chain's GEMM alone (same shapes and layouts, no bias or
+            # epilogue), so the run can say what fusing the epilogue costs.
+            alone = problems.gemm_alone(p)
+            arec = vibegemm_side.compile_problem(
+                alone, problems.mlir(alone), os.path.join(pdir, GEMM_ALONE), opt,
+                args.timeout, args.target, args.f32_precision, args.programmatic_launch)
+            log(f"{p.name} (GEMM alone): {arec['status']} in {arec['seconds']:.1f} s")
         return rec
 
     t0 = time.monotonic()
@@ -202,6 +213,13 @@ def cmd_run(args):
                                "diagnostic": (comp or {}).get("first_error", "no compile.json")}
         vg = rec["vibegemm"]
         log(f"  vibegemm: {vg['status']} {_ms(vg)}")
+        alone = _read_json(os.path.join(pdir, GEMM_ALONE, "compile.json"))
+        if alone and alone.get("status") == "ok" and alone.get("plan"):
+            plan = os.path.join(pdir, GEMM_ALONE, "artifacts", alone["plan"])
+            rec["vibegemm_gemm_alone"] = vibegemm_side.run_plan(
+                args.vibegemm_run, plan, args.run_timeout, extra)
+            log(f"  vibegemm, GEMM alone: {rec['vibegemm_gemm_alone']['status']} "
+                f"{_ms(rec['vibegemm_gemm_alone'])}")
         # PyTorch columns after vibegemm-run so the child finds the memory free.
         rec.update(torch_side.measure(p, iters=args.iters, warmup=args.warmup,
                                       compile_torch=not args.no_compile_torch,

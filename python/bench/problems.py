@@ -147,6 +147,13 @@ def suite():
             [Problem(dtype="bf16", **s) for s in anchors])
 
 
+def gemm_alone(p):
+    """A level-2 chain's GEMM without its bias and epilogue: same shapes,
+    layouts and dtype, the result rounded once (what fusing costs is the
+    chain's time over this one's)."""
+    return dataclasses.replace(p, epilogue="none")
+
+
 def scaled(p, div):
     """The same problem with every dimension divided by ``div`` (min 1).
 

@@ -96,8 +96,30 @@ def row_data(rec, device="H200"):
         if tc.get("check") == "mismatch":
             d["notes"].append(f"{name} differs from eager: max rel err "
                               f"{tc.get('max_rel_err_vs_eager'):.3g}")
+    alone = ((rec.get("vibegemm_gemm_alone") or {}).get("result") or {})
+    d["alone_ms"] = (alone.get("time_ms") if alone.get("status") == "ok"
+                     and _num(alone.get("time_ms")) else None)
     d["roofline_ms"], d["bound"] = roofline_ms(prob, device)
     return d
+
+
+def fusion_md(rows):
+    """Each level-2 chain against its own GEMM alone, both vibegemm's, so
+    what fusing the epilogue costs; empty where no run timed the GEMM alone."""
+    sel = [d for d in rows if d["prob"]["level"] == 2 and d["alone_ms"]
+           and d["status"] == "ok" and d["vg_ms"]]
+    if not sel:
+        return []
+    out = ["", "What fusing costs: each level-2 chain (GEMM + bias + epilogue, one "
+           "kernel) against vibegemm's own GEMM alone on the same shapes (no bias, "
+           "no epilogue), in the same run:", "",
+           "| problem | dtype | chain ms | GEMM alone ms | chain / GEMM |",
+           "|---|---|---:|---:|---:|"]
+    for d in sel:
+        p = d["prob"]
+        out.append(f"| {p['base']} | {p['dtype']} | {fmt(d['vg_ms'])} | "
+                   f"{fmt(d['alone_ms'])} | {fmt(d['vg_ms'] / d['alone_ms'], 3)} |")
+    return out
 
 
 def table_md(results):
@@ -143,6 +165,7 @@ def table_md(results):
                 g = geomean(vals)
                 cells.append(f"{fmt(g, 3)} ({len(vals)} of {len(sel)})")
             out.append(f"| {level} | {dtype} | " + " | ".join(cells) + " |")
+    out += fusion_md(rows)
     facts = DEVICES[device]
     out += ["", f"Roofline: the larger of FLOPs / peak ({device} dense: bf16 "
             f"{facts['bf16'] / 1e12:.0f} TFLOP/s, f32 without TF32 {facts['f32'] / 1e12:.0f} "

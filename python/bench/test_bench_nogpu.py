@@ -256,7 +256,49 @@ class RunStageTest(unittest.TestCase):
             self.assertIn("l1_small_k_bf16", names)
 
 
+    def test_run_times_a_chains_gemm_alone(self):
+        # A level-2 problem's folder holds its GEMM alone (bench.py compile
+        # writes it); the run times both plans.
+        with tempfile.TemporaryDirectory() as tmp:
+            runner = os.path.join(tmp, "vibegemm-run")
+            with open(runner, "w") as f:
+                f.write("#!/bin/sh\ncase \"$*\" in *gemm-alone*) t=3.0;; *) t=3.09;; esac\n"
+                        "echo \"{\\\"status\\\": \\\"ok\\\", \\\"time_ms\\\": $t}\"\n")
+            os.chmod(runner, 0o755)
+            out = os.path.join(tmp, "out")
+            chain = os.path.join(out, "l2_bias_relu_bf16")
+            for d in (chain, os.path.join(chain, bench.GEMM_ALONE)):
+                os.makedirs(os.path.join(d, "artifacts"))
+                with open(os.path.join(d, "compile.json"), "w") as f:
+                    f.write('{"status": "ok", "plan": "l2_bias_relu_bf16_d0.plan.json"}')
+            with contextlib.redirect_stderr(io.StringIO()):
+                bench.main(["run", "--out", out, "--vibegemm-run", runner,
+                            "--only", "^l2_bias_relu_bf16", "--no-compile-torch"])
+            with open(os.path.join(out, "results.json")) as f:
+                rec = json.load(f)["problems"][0]
+        self.assertEqual(rec["vibegemm"]["result"]["time_ms"], 3.09)
+        self.assertEqual(rec["vibegemm_gemm_alone"]["result"]["time_ms"], 3.0)
+        self.assertEqual(problems.gemm_alone(problems.suite()[20]).epilogue, "none")
+
+
 class ReportTest(unittest.TestCase):
+    def test_fusion_table(self):
+        res = synthetic_results()
+        chains = [r for r in res["problems"] if r["problem"]["level"] == 2
+                  and r["vibegemm"]["status"] == "ok"]
+        for r in chains:
+            t = r["vibegemm"]["result"]["time_ms"]
+            r["vibegemm_gemm_alone"] = {"status": "ok", "result": {
+                "status": "ok", "time_ms": t / 1.02}}
+        table = report.table_md(res)
+        self.assertIn("| problem | dtype | chain ms | GEMM alone ms | chain / GEMM |", table)
+        rows = [ln for ln in table.split("What fusing costs")[1].splitlines()
+                if ln.startswith("| l2_")]
+        self.assertEqual(len(rows), len(chains))
+        self.assertTrue(all(ln.endswith("| 1.02 |") for ln in rows), rows)
+        # Without GEMM-alone times, no such table.
+        self.assertNotIn("What fusing costs", report.table_md(synthetic_results()))
+
     def test_table_and_files(self):
         res = synthetic_results()
         with tempfile.TemporaryDirectory() as tmp:
