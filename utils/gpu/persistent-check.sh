@@ -60,9 +60,11 @@ for line in open(sys.argv[1]):
 print("dispatch | candidate | statuses | median ms | vs builtin | cuBLAS/it | max active clusters")
 for dispatch, by_name in runs.items():
     base = [c["time_ms"] for c in by_name.get("builtin", []) if c["time_ms"]]
+    # Only the built-in candidate's run times cuBLAS: every candidate of
+    # the dispatch is put beside that.
+    cublas = [c["cublas_ms"] for cs in by_name.values() for c in cs if c["cublas_ms"]]
     for name, cs in by_name.items():
         times = [c["time_ms"] for c in cs if c["time_ms"]]
-        cublas = [c["cublas_ms"] for c in cs if c["cublas_ms"]]
         t = statistics.median(times) if times else None
         print(" | ".join([dispatch, name, ",".join(sorted({c["status"] for c in cs})),
                           f"{t:.4f}" if t else "-",
