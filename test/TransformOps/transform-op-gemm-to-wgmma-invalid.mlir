@@ -161,6 +161,35 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Three consumers' 512 threads start with 128 registers each, and ptxas
+// compiles the kernel within them (setmaxnreg notwithstanding): 64x256
+// slabs of 128 accumulators do not fit (ptxas C7602 asked for 154).
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mB = affine_map<(m, n, k) -> (k, n)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+func.func @three_consumers_too_few_registers(%a: memref<192x64xbf16>, %b: memref<64x256xbf16>, %c: memref<192x256xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{target op}}
+    linalg.matmul indexing_maps = [#mA, #mB, #mC]
+        ins(%a, %b : memref<192x64xbf16>, memref<64x256xbf16>) outs(%c : memref<192x256xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{3 consumer warpgroups (512 threads) start with 128 registers a thread, and ptxas compiles the kernel within them: a 64x256 accumulator (128 registers) and its addressing need about 154; take fewer consumers or a narrower block tile}}
+    %loop = transform.vibegemm.gemm_to_wgmma %mm {consumers = 3, stages = 3} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // Eight 48 KiB stages do not fit in 227 KiB.
 #mA = affine_map<(m, n, k) -> (m, k)>
 #mB = affine_map<(m, n, k) -> (k, n)>

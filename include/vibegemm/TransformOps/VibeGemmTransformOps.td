@@ -218,7 +218,11 @@ def GemmToWgmmaOp : Op<Transform_Dialect, "vibegemm.gemm_to_wgmma",
 
     The tile sizes come from the block tile: BM rounds up to a multiple of
     `64 * consumers`, BN to a multiple of 64, both at most 256, and each
-    consumer may hold at most 128 accumulators per thread. Needs `sm_90a`.
+    consumer may hold at most 128 accumulators per thread, and no more
+    than the registers each thread starts with allow beside 26 of its own
+    (ptxas compiles the whole kernel within them, `setmaxnreg`
+    notwithstanding): three consumers' 512 threads start with 128, so at
+    most 64 accumulators. Needs `sm_90a`.
 
     f32 operands take this path only with `f32_precision = "tf32"` (it
     changes accuracy; `gemm_to_ffma` keeps f32's): the K-tiles are 32 f32

@@ -341,6 +341,21 @@ LogicalResult WgmmaAnalysis::analyseTileSizes() {
                               "128); add consumers",
                               plan.rowsPerConsumer, plan.blockN,
                               plan.rowsPerConsumer * plan.blockN / kWarpgroup));
+  // ptxas compiles the whole kernel within the registers a thread starts
+  // with (the register file over the block's threads; setmaxnreg does not
+  // raise that bound): three consumers' 512 threads start with 128, and a
+  // 64x256 accumulator (128 registers) with its addressing asked for 154
+  // (ptxas 13.0, C7602). Two consumers start with 168.
+  int64_t accumulators = plan.rowsPerConsumer * plan.blockN / kWarpgroup;
+  int64_t entry = plan.target->registersPerSm / plan.threads() / 8 * 8;
+  if (accumulators + kAccumulatorOverhead > entry)
+    return fail(llvm::formatv(
+        "{0} consumer warpgroups ({1} threads) start with {2} registers a "
+        "thread, and ptxas compiles the kernel within them: a {3}x{4} "
+        "accumulator ({5} registers) and its addressing need about {6}; take "
+        "fewer consumers or a narrower block tile",
+        opt.consumers, plan.threads(), entry, plan.rowsPerConsumer, plan.blockN,
+        accumulators, accumulators + kAccumulatorOverhead));
   plan.lhs.boxRows = plan.lhsKMajor ? plan.blockM : plan.blockK;
   plan.rhs.boxRows =
       plan.rhsKMajor ? plan.blockN / opt.clusterRows : plan.blockK;

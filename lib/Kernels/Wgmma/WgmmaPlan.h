@@ -52,6 +52,9 @@ constexpr int64_t kFirstTurnBarrier = 4;
 /// consumer thread takes.
 constexpr int64_t kProducerRegisters = 40;
 constexpr int64_t kMaxConsumerRegisters = 232;
+/// Registers a consumer needs beyond its accumulators (addresses, barriers,
+/// loop state): ptxas 13.0 asked for 154 around 128 accumulators.
+constexpr int64_t kAccumulatorOverhead = 26;
 /// Registers a thread starts with in a one-consumer kernel (256 threads,
 /// where ptxas cannot derive it and would ignore `setmaxnreg`); what it
 /// derives for two consumers' 384.
