@@ -5,7 +5,9 @@
 # by utils/llm/replay-provider.py; prompts with no recorded reply are kept
 # in OUT/unanswered for a stand-in to answer before the next call. DB=FILE:
 # start from that tuning database (an earlier call's), whose verified
-# kernels are not run again (reuse-measurements).
+# kernels are not run again (reuse-measurements). measure-timeout=20: a
+# kernel that hangs (none should; the ping-pong-in-clusters scripts have
+# never run on a GPU) costs 20 s of the call, not 60.
 # STEP=ab: the built-in plans before (build/gpu/ab-a) and after
 # (build/gpu/ab-b) the decode policy change, timed alternately beside cuBLAS
 # and eager. STEP=pdl: the after plans against the same with programmatic
@@ -24,7 +26,7 @@ loop)
     "$PWD" "$PWD" "$here" "$PWD/$out" "$PWD/$out" > "$out/provider"
   chmod +x "$out/provider"
   timeout "${LIMIT:-540}" build/bin/vibegemm-opt "$here/loop.mlir" \
-    --llm-schedule="endpoint=command:$PWD/$out/provider model=stand-in rounds=3 patience=3 candidates=4 measure=on target=sm_90a cache-dir=off db=$out/tuning.db artifacts-dir=$out/art" \
+    --llm-schedule="endpoint=command:$PWD/$out/provider model=stand-in rounds=3 patience=3 candidates=4 measure=on measure-timeout=20 target=sm_90a cache-dir=off db=$out/tuning.db artifacts-dir=$out/art" \
     -o "$out/loop.out.mlir" 2> "$out/loop.err"
   echo "vibegemm-opt rc=$?" >> "$out/loop.err"
   python3 "$here/tabulate.py" "$out/art/report.json" > "$out/table.md" ;;
