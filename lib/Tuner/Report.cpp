@@ -16,11 +16,9 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 #include <limits>
 
@@ -43,13 +41,6 @@ std::string tuner::hashScript(const DialectRegistry &registry,
     parsed->print(os);
   }
   return hashText(canonical.empty() ? script : StringRef(canonical));
-}
-
-std::string tuner::hashText(StringRef text) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
-  return s;
 }
 
 llvm::Error tuner::writeAtomically(StringRef dir, StringRef name,

@@ -146,8 +146,6 @@ std::string significantMs(double ms);
 /// value names and spelled-out defaults do not change it; a script that
 /// does not parse hashes as written.
 std::string hashScript(const DialectRegistry &registry, llvm::StringRef script);
-/// xxh3 of `text`, as 16 hex digits (script and kernel hashes).
-std::string hashText(llvm::StringRef text);
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename,
 /// so a reader never sees a half-written file.

@@ -10,9 +10,7 @@
 #define VIBEGEMM_LIB_TUNINGDB_SQLITE_H
 
 #include "llvm/Support/Error.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 #include <sqlite3.h>
 
@@ -116,14 +114,6 @@ inline constexpr const char *kUpsertWinner =
     "((excluded.timing IS winners.timing AND "
     "excluded.time_ms < winners.time_ms) OR "
     "(excluded.timing IS NOT NULL AND winners.timing IS NULL)))";
-
-/// xxh3 of `text`, 16 hex digits.
-inline std::string hashText(const std::string &text) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
-  return s;
-}
 
 } // namespace mlir::vibegemm::sqlite
 

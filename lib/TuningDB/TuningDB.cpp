@@ -12,6 +12,8 @@
 #include "Sqlite.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 #include <sqlite3.h>
 
@@ -278,6 +280,13 @@ TuningDB::open(const std::string &path, OpenOptions options) {
 }
 
 TuningDB::~TuningDB() { sqlite3_close(db); }
+
+std::string mlir::vibegemm::hashText(llvm::StringRef text) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return s;
+}
 
 llvm::Error TuningDB::writeTransaction(const std::string &what,
                                        llvm::function_ref<int()> body) {

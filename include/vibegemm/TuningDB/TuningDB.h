@@ -23,6 +23,10 @@ struct sqlite3;
 
 namespace mlir::vibegemm {
 
+/// xxh3 of `text`, 16 hex digits: how the database's `script_hash` and
+/// `kernel_hash` columns are written.
+std::string hashText(llvm::StringRef text);
+
 /// One candidate of a run, as `candidates` stores it.
 struct CandidateRow {
   int64_t index = 0, round = 0;
