@@ -84,12 +84,11 @@ std::string vibegemm::describeLaunchFits(const std::vector<LaunchFit> &fits) {
   return s;
 }
 
-double
-vibegemm::staticEstimateMs(double rooflineMs, const json::Object &plan,
-                           const std::vector<vibegemm::KernelResources> &ks,
-                           const vibegemm::TargetInfo &t) {
+double vibegemm::staticEstimateMs(double rooflineMs,
+                                  const std::vector<LaunchFit> &fits,
+                                  const vibegemm::TargetInfo &t) {
   double worst = 1.0;
-  for (const LaunchFit &f : launchFits(plan, ks, t)) {
+  for (const LaunchFit &f : fits) {
     double slots = double(f.residentPerSm) * t.smCount;
     double waves = std::ceil(f.blocks / slots);
     double fill = f.blocks / (waves * slots);

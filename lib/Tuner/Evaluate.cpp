@@ -549,8 +549,9 @@ Candidate Tuner::evaluateScript(const DispatchRecord &record, StringRef script,
     candidate.ptxasMissing = true;
   }
   candidate.dynamicSharedBytes = dynamicSharedBytes(*plan);
-  candidate.launchFit = describeLaunchFits(launchFits(*plan, kernels, *info));
-  candidate.estimatedMs = staticEstimateMs(roofline, *plan, kernels, *info);
+  std::vector<LaunchFit> fits = launchFits(*plan, kernels, *info);
+  candidate.launchFit = describeLaunchFits(fits);
+  candidate.estimatedMs = staticEstimateMs(roofline, fits, *info);
   candidate.kernelHash = kernelHash(ptx, *plan);
   if (reuseMeasured(record, candidate))
     return std::move(candidate);

@@ -50,13 +50,12 @@ std::vector<LaunchFit> launchFits(const llvm::json::Object &plan,
 /// "296 blocks x 128 threads, 3 per SM, 48 KiB shared", joined by " + ".
 std::string describeLaunchFits(const std::vector<LaunchFit> &fits);
 
-/// A static estimate for unmeasured candidates: the roofline, divided by
-/// how well each launch fills the GPU (waves of resident blocks, limited by
-/// registers, threads and shared memory, and warps per SM), and doubled
-/// when ptxas reports spills. Crude: only measurements rank candidates
-/// reliably.
-double staticEstimateMs(double rooflineMs, const llvm::json::Object &plan,
-                        const std::vector<KernelResources> &ks,
+/// A static estimate for unmeasured candidates, from the plan's launchFits:
+/// the roofline, divided by how well each launch fills the GPU (waves of
+/// resident blocks, limited by registers, threads and shared memory, and warps
+/// per SM), and doubled when ptxas reports spills. Crude: only measurements
+/// rank candidates reliably.
+double staticEstimateMs(double rooflineMs, const std::vector<LaunchFit> &fits,
                         const TargetInfo &t);
 
 } // namespace mlir::vibegemm
